@@ -12,6 +12,7 @@ import sandbox as tf
 from sandbox.client.timeline import Timeline
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import master as master_module
+from sandbox.runtime.remote_session import read_trace
 
 
 def free_port():
@@ -338,3 +339,60 @@ def test_killed_task_fails_the_step_with_a_named_error():
                                                  tf.errors.AbortedError))
         assert "/job:ps/replica:0/task:0" in str(caught[0])
         sess.close()
+
+
+# -- step channels (runtime/step_channels.py) and the in-process master ----------------
+
+def test_big_tensors_both_ways_in_one_step(cluster):
+    """The ps and the worker each send the other 64 MB in the same step (far more than the
+    sockets buffer), on the channel of the step's RunGraph call."""
+    n = 16 * 2**20
+    with tf.device("/job:ps/task:0"):
+        from_ps = tf.fill([n], 2.0, name="cross_from_ps")
+    with tf.device("/job:worker/task:0"):
+        from_worker = tf.fill([n], 3.0, name="cross_from_worker")
+        on_worker = tf.reduce_sum(from_ps * 1.0, name="cross_on_worker")
+    with tf.device("/job:ps/task:0"):
+        on_ps = tf.reduce_sum(from_worker * 1.0, name="cross_on_ps")
+    with tf.Session(cluster.target("worker", 0)) as sess:
+        for _ in range(2):
+            a, b = sess.run([on_worker, on_ps], options=tf.RunOptions(timeout_in_ms=60000))
+            assert a == pytest.approx(2.0 * n) and b == pytest.approx(3.0 * n)
+
+
+def test_a_paused_ps_fails_the_step_at_its_deadline_then_the_session_goes_on(cluster):
+    with tf.device("/job:ps/task:0"):
+        v = tf.Variable(5.0, name="v_paused")
+    with tf.device("/job:worker/task:0"):
+        doubled = v * 2.0
+    with tf.Session(cluster.target("worker", 0)) as sess:
+        sess.run(v.initializer)
+        cluster.pause("ps", 0)
+        try:
+            start = time.monotonic()
+            with pytest.raises(tf.errors.DeadlineExceededError, match="paused"):
+                sess.run(doubled, options=tf.RunOptions(timeout_in_ms=300))
+            assert time.monotonic() - start < 10
+        finally:
+            cluster.resume("ps", 0)
+        for _ in range(3):                    # no late reply is mistaken for a new one
+            assert sess.run(doubled) == 10.0
+
+
+def test_a_session_in_the_servers_own_process_calls_its_master_directly():
+    """As TF's LocalMaster: no socket between a client and the master of its own process,
+    but the request is still in the task's trace; a stopped server says so."""
+    server = tf.train.Server.create_local_server()
+    try:
+        with tf.Graph().as_default():
+            total = tf.reduce_sum(tf.constant([1.0, 2.0, 3.0]))
+            sess = tf.Session(server.target)
+            assert sess.run(total) == 6.0
+            records = read_trace(server.target)
+            assert any(r.kind == "RunStep" and r.src == "client" for r in records)
+            server.stop()
+            with pytest.raises(tf.errors.UnavailableError, match="has been stopped"):
+                sess.run(total)
+            sess.close()
+    finally:
+        server.stop()

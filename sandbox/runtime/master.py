@@ -18,7 +18,6 @@ import itertools
 import random
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from ..framework import errors
 from ..framework.device_spec import DeviceSpec
@@ -26,10 +25,13 @@ from .dependency_optimizer import relocate_noops
 from .executor import normalize_tensor_name, prune
 from .partition import partition, task_of
 from .placer import place
+from .step_channels import Channel, StepPump
 
 __all__ = ["MasterService"]
 
 _WAIT_LOG_EVERY = 10.0
+_ABORT_TIMEOUT = 5.0     # seconds a (paused) task may take to take note of an abort
+_REPLY_GRACE = 2.0       # seconds past a step's deadline to wait for the replies
 
 
 class _Plan:
@@ -131,33 +133,35 @@ class MasterSession:
 class MasterService:
     """The master of one task's server."""
 
-    def __init__(self, task, cluster_tasks, call, local_worker, log=print):
+    def __init__(self, task, cluster_tasks, peers, local_worker, log=print):
         self.task = task                    # '/job:worker/replica:0/task:0'
         self.cluster_tasks = cluster_tasks  # every task of the cluster (full names)
-        self.call_remote = call             # call(task, method, **kwargs) for other tasks
+        self.peers = peers                  # runtime/peers.Peers: connections to the others
         self.local_worker = local_worker
         self.log = log
         self._sessions = {}
         self._handles = itertools.count(1)
-        self._pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="master-rungraph")
 
     # -- talking to workers -----------------------------------------------------
     def call(self, task, method, **kwargs):
         if task == self.task:
             return _dispatch_local(self.local_worker, method, kwargs)
-        return self.call_remote(task, method, **kwargs)
+        return self.peers.call(task, method, **kwargs)
 
     def abort_everywhere(self, step_id, code, message, tasks=None):
         for task in tasks or self.cluster_tasks:
             try:
-                self.call(task, "AbortStep", step_id=step_id, code=code, message=message)
+                self.call(task, "AbortStep", timeout=_ABORT_TIMEOUT, step_id=step_id, code=code,
+                          message=message)
             except errors.OpError:
                 pass
 
     def run_step(self, plan, step_id, feed_values, deadline, trace):
-        """RunGraph on every task of the plan at once -- other tasks through the thread pool,
-        this master's own task in the calling thread. The first failure aborts the step on
-        all the others at once, so none of them waits for a tensor that will never come."""
+        """RunGraph on every task of the plan at once: the requests to the other tasks go out
+        first, then this master's own task runs its pieces in the calling thread, then the
+        replies are read. The step's tensors travel on the connections of those calls
+        (runtime/step_channels.py). The first failure aborts the step on all the others at
+        once, so none of them waits for a tensor that will never come."""
         results, stats, failures = {}, [], []
         lock = threading.Lock()
 
@@ -175,13 +179,15 @@ class MasterService:
                 self.abort_everywhere(step_id, outcome.error_code, _abort_text(task, outcome),
                                       [t for t in plan.tasks if t != task])
 
-        def run_remote(task, kwargs):
-            try:
-                finished(task, self.call(task, "RunGraph", **kwargs))
-            except errors.OpError as e:
-                finished(task, e)
+        def on_reply(task, reply):
+            if "error" in reply:
+                code, message, node = reply["error"]
+                finished(task, errors.exception_type_from_error_code(code)(node or None, None,
+                                                                         message))
+            else:
+                finished(task, reply["ok"])
 
-        futures, local = [], None
+        channels, local = [], None
         for task, entry in plan.tasks.items():
             kwargs = dict(handle=entry["handle"], step_id=step_id,
                           feeds={n: feed_values[n] for n in entry["feeds"]},
@@ -189,15 +195,46 @@ class MasterService:
                           collect_stats=trace)
             if task == self.task:
                 local = kwargs
-            else:
-                futures.append(self._pool.submit(run_remote, task, kwargs))
-        if local is not None:
+                continue
             try:
-                finished(self.task, self.call(self.task, "RunGraph", **local))
+                channels.append(Channel(task, self.peers.start_call(task, "RunGraph", **kwargs)))
             except errors.OpError as e:
-                finished(self.task, e)
-        for future in futures:
-            future.result()
+                finished(task, e)
+        rendezvous = self.local_worker.rendezvous
+        pump = StepPump(step_id, channels, deliver=self.local_worker._deliver_pumped,
+                        on_reply=on_reply, on_failure=finished,
+                        simulate_link=self.peers.simulate_link, on_release=rendezvous.notify)
+        rendezvous.attach(step_id, pump)
+        try:
+            if local is not None:
+                try:
+                    finished(self.task, self.call(self.task, "RunGraph", **local))
+                except errors.OpError as e:
+                    finished(self.task, e)
+            wait = None if deadline is None else deadline - time.monotonic() + _REPLY_GRACE
+            if not rendezvous.wait_until(step_id, pump.all_replied, wait):
+                late = [c.task for c in pump.open_channels]
+                for channel in pump.open_channels:
+                    channel.conn.close()             # a reply may still come: out of step
+                finished(late[0], errors.DeadlineExceededError(
+                    None, None, f"No reply to RunGraph of step {step_id} from "
+                    f"{', '.join(late)} by the step's deadline (is the task paused or "
+                    "overloaded?)."))
+        except BaseException as e:                   # e.g. KeyboardInterrupt: stop them all
+            self.abort_everywhere(step_id, errors.CANCELLED, f"Step cancelled in {self.task}: "
+                                  f"{type(e).__name__}", [t for t in plan.tasks
+                                                          if t != self.task])
+            for channel in pump.open_channels:
+                channel.conn.close()
+            raise
+        finally:
+            rendezvous.detach(step_id)
+            pump.close()
+            for channel in channels:
+                if channel.done and not channel.conn.closed:
+                    self.peers.end_call(channel.task, channel.conn)
+                else:
+                    channel.conn.close()
         if failures:
             raise _root_cause(failures)
         return results, stats
@@ -264,10 +301,10 @@ class MasterService:
     def shutdown(self):
         for handle in list(self._sessions):
             self.close_session(handle)
-        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _dispatch_local(worker, method, kwargs):
+    kwargs.pop("timeout", None)             # a limit for remote calls only
     if method == "RunGraph":
         deadline_in = kwargs.pop("deadline_in", None)
         deadline = None if deadline_in is None else time.monotonic() + deadline_in

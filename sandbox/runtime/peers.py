@@ -61,18 +61,8 @@ class Peers:
     def call(self, task, method, timeout=None, **kwargs):
         """Sends a request and waits for the reply -- at most `timeout` seconds if given
         (then DeadlineExceededError). A long wait is reported every 10 s, never silent."""
-        with self._lock:
-            idle = self._idle.get(task)
-            conn = idle.pop() if idle else None
-        if conn is not None and conn.peer_gone():      # the task restarted meanwhile
-            conn.close()
-            conn = None
-        if conn is None:
-            conn = self._connect(task)
-        request = {"method": method, "src": self.owner, **kwargs}
-        self._simulate_link(task, request, kwargs.get("step_id", 0))
+        conn = self.start_call(task, method, **kwargs)
         try:
-            conn.send(request)
             reply = self._wait_reply(conn, task, method, timeout)
         except (OSError, EOFError) as e:
             conn.close()
@@ -82,14 +72,43 @@ class Peers:
         except BaseException:
             conn.close()
             raise
-        with self._lock:
-            if self._closed:
-                conn.close()
-            else:
-                self._idle.setdefault(task, []).append(conn)
+        self.end_call(task, conn)
         if "error" in reply:
             raise_remote_error(reply, task)
         return reply.get("ok")
+
+    def start_call(self, task, method, **kwargs):
+        """Sends a request and returns the connection its reply will come on; give the
+        connection back with end_call() once the reply is read (or close it)."""
+        with self._lock:
+            idle = self._idle.get(task)
+            conn = idle.pop() if idle else None
+        if conn is not None and conn.peer_gone():      # the task restarted meanwhile
+            conn.close()
+            conn = None
+        if conn is None:
+            conn = self._connect(task)
+        request = {"method": method, "src": self.owner, **kwargs}
+        self.simulate_link(task, request, kwargs.get("step_id", 0))
+        try:
+            conn.send(request)
+        except OSError as e:
+            conn.close()
+            raise errors.UnavailableError(None, None, f"{task} became unavailable during "
+                                          f"{method}: {_why(e)}. The task died or was "
+                                          "stopped.") from None
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def end_call(self, task, conn):
+        """Takes back the connection of a finished call, for the next call to `task`."""
+        with self._lock:
+            if self._closed or conn.closed:
+                conn.close()
+            else:
+                self._idle.setdefault(task, []).append(conn)
 
     def push(self, task, message):
         with self._lock:
@@ -109,7 +128,7 @@ class Peers:
                 else:
                     conn.close()
                     conn = existing
-        self._simulate_link(task, message, message.get("step_id", 0))
+        self.simulate_link(task, message, message.get("step_id", 0))
         try:
             conn.send({**message, "one_way": True})
         except OSError as e:
@@ -138,7 +157,7 @@ class Peers:
                     print(f"[{self.owner}] still waiting for the reply to {method} from "
                           f"{task} ({waited:.0f} s so far)", file=sys.stderr, flush=True)
 
-    def _simulate_link(self, task, message, step_id):
+    def simulate_link(self, task, message, step_id):
         """A slow or distant link (runtime/simulation.py): wait as long as it would take."""
         if self.knobs is None or not self.knobs.links:
             return

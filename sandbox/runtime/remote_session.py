@@ -9,7 +9,7 @@ import sys
 import threading
 
 from ..framework import errors
-from . import cluster_secret
+from . import cluster_secret, local_master
 from .peers import Peers
 
 __all__ = ["RemoteSession", "parse_target", "reset_containers", "read_trace"]
@@ -45,8 +45,12 @@ class RemoteSession:
         self.graph = graph
         self.config = config
         self.master = f"the master at {target}"          # its task name once known
-        self.peers = Peers({self.master: self.address},
-                           cluster_secret.secret_for(self.address), owner="client")
+        server = local_master.lookup(self.address)
+        if server is not None:            # our own process's server: no socket in between
+            self.peers = local_master.InProcessMaster(server)
+        else:
+            self.peers = Peers({self.master: self.address},
+                               cluster_secret.secret_for(self.address), owner="client")
         self.handle = None
         self.devices = []
         self.sent_ops = 0

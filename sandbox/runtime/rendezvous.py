@@ -11,6 +11,10 @@ process); a _Recv takes it out, waiting until it arrives. The sandbox *pushes* t
 producer to consumer -- one message, no round trip -- where TensorFlow's gRPC runtime has the
 consumer pull them; the pairing by key is the same.
 
+A step whose tensors travel on the channels of its RunGraph calls (runtime/step_channels.py)
+has a *pump* here: a _Recv that finds its tensor missing reads those channels itself, if no
+other thread of the step is reading them already.
+
 A step that fails is *aborted*: every _Recv waiting in it wakes up with the error, so nothing
 waits forever for a tensor that will never come.
 """
@@ -37,14 +41,67 @@ class Rendezvous:
         self._cond = threading.Condition()
         self._items = {}          # (step_id, key) -> (value, arrival time)
         self._aborted = {}        # step_id -> (OpError, time)
+        self._pumps = {}          # step_id -> StepPump (runtime/step_channels.py)
         self._log = log or (lambda text: None)
 
-    def send(self, step_id, key, value):
+    def send(self, step_id, key, value, pumped=False):
+        """Puts a tensor in the mailbox. `pumped`: it was read by the thread pumping the step's
+        channels (which looks for it itself); otherwise that thread is woken up."""
         with self._cond:
             if step_id in self._aborted:
                 return            # the step failed: drop the tensor
             self._items[(step_id, key)] = (value, time.monotonic())
             self._cond.notify_all()
+            if not pumped:
+                self._wake_pump(step_id)
+
+    def _wake_pump(self, step_id):
+        pump = self._pumps.get(step_id)
+        if pump is not None and pump.claimed:
+            pump.wake()
+
+    # -- the channels of a step (runtime/step_channels.py) ---------------------------------
+    def attach(self, step_id, pump):
+        with self._cond:
+            self._pumps[step_id] = pump
+
+    def pump_of(self, step_id):
+        return self._pumps.get(step_id)
+
+    def detach(self, step_id):
+        with self._cond:
+            self._pumps.pop(step_id, None)
+
+    def notify(self):
+        with self._cond:
+            self._cond.notify_all()
+
+    def wait_until(self, step_id, done, timeout=None):
+        """Waits until done() is true (checked under the lock), reading the step's channels
+        meanwhile when no other thread does. Returns done()'s last value (False on timeout)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while not done():
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._wait_or_pump(step_id, 0.5 if left is None else min(0.5, left))
+            return True
+
+    def _wait_or_pump(self, step_id, timeout):
+        """Called with the lock held: reads the step's channels for up to `timeout` seconds if
+        this thread can claim them, else waits to be notified."""
+        pump = self._pumps.get(step_id)
+        if pump is not None and pump.try_claim():
+            self._cond.release()
+            try:
+                pump.pump(timeout)
+            finally:
+                pump.release(notify=False)
+                self._cond.acquire()
+                self._cond.notify_all()          # others may claim now, or find their tensor
+        else:
+            self._cond.wait(timeout)
 
     def recv(self, step_id, key, step=None, node_name=None, describe=None):
         """Waits for the tensor (step_id, key); honours the step's cancellation and deadline,
@@ -64,7 +121,7 @@ class Rendezvous:
                 else:
                     left = None
                 wait = 0.5 if left is None else min(0.5, max(left, 0.001))
-                self._cond.wait(wait)
+                self._wait_or_pump(step_id, wait)
                 now = time.monotonic()
                 if now - last_log >= _LOG_EVERY:
                     last_log = now
@@ -82,6 +139,7 @@ class Rendezvous:
             for k in [k for k in self._items if k[0] == step_id]:
                 del self._items[k]
             self._cond.notify_all()
+            self._wake_pump(step_id)
             self._sweep()
 
     def cleanup(self, step_id):

@@ -16,11 +16,11 @@ import threading
 import time
 
 from ..framework import errors
-from . import cluster_secret, transport
+from . import cluster_secret, local_master, transport
 from .master import MasterService
 from .peers import NO_REPLY, Peers, message_size
 from .simulation import Knobs
-from .trace import TraceRing
+from .trace import UNTRACED_METHODS, TraceRing
 from .worker import WorkerService
 
 __all__ = ["TaskServer", "task_name", "parse_address"]
@@ -75,7 +75,7 @@ class TaskServer:
                   [f"{self.task}/device:GPU:{i}" for i in range(int(num_gpus))]
         self.worker = WorkerService(self.task, devices, self.peers, self.trace, self._log,
                                     knobs=self.knobs)
-        self.master = MasterService(self.task, sorted(addresses), self.peers.call, self.worker,
+        self.master = MasterService(self.task, sorted(addresses), self.peers, self.worker,
                                     self._log)
         self._serving = None
         self._stopped = threading.Event()
@@ -88,11 +88,13 @@ class TaskServer:
         if self._serving is None and not self._stopped.is_set():
             self._serving = transport.serve(self.listener, self._handle,
                                             name=f"server{self.task}")
+            local_master.register(self)
 
     def stop(self):
         if self._stopped.is_set():
             return
         self._stopped.set()
+        local_master.unregister(self)
         self.master.shutdown()
         self.worker.shutdown()
         if self._serving is not None:
@@ -125,26 +127,30 @@ class TaskServer:
             if method == "Tensors":
                 self.worker.receive_tensors(message["step_id"], message["items"], src)
                 return NO_REPLY
-            result = self._dispatch(method, message)
+            result = self.dispatch(method, message, conn)
             reply = {"ok": result}
         except errors.OpError as e:
             reply = {"error": [e.error_code, e.message, _node_name(e)]}
         except (KeyError, TypeError, ValueError) as e:
             reply = {"error": [errors.INVALID_ARGUMENT, f"Bad {method} request: "
                                f"{type(e).__name__}: {e}", None]}
-        if method not in ("GetTrace", "GetTrafficTotals", "Ping", "Tensors"):
+        if method not in UNTRACED_METHODS:
             self.trace.record(method or "?", src, self.task, "", message_size(message),
                               message.get("step_id", 0) if isinstance(message, dict) else 0,
                               start, time.time())
         return reply
 
-    def _dispatch(self, method, m):
+    def dispatch(self, method, m, conn=None):
+        """Runs request `m` (a dict of arguments) of `method`; returns the result or raises the
+        OpError. Sessions in this process call it directly (runtime/local_master.py). `conn`:
+        the connection the request came on (a RunGraph call's tensors travel on it too)."""
         w, master = self.worker, self.master
         if method == "RunGraph":
             deadline = None if m.get("deadline_in") is None else \
                 time.monotonic() + m["deadline_in"]
             return list(w.run_graph(m["handle"], m["step_id"], m["feeds"], deadline,
-                                    m.get("collect_stats", False)))
+                                    m.get("collect_stats", False), conn=conn,
+                                    caller=m.get("src") if conn is not None else None))
         if method == "RegisterGraph":
             return w.register_graph(m["session"], m["pieces"])
         if method == "ListDevices":

@@ -10,7 +10,11 @@ import itertools
 import threading
 import time
 
-__all__ = ["TraceRing", "TraceRecord"]
+__all__ = ["TraceRing", "TraceRecord", "UNTRACED_METHODS"]
+
+# Requests that are not traffic of the training itself (reading the trace, health checks) and
+# tensor messages (recorded per tensor by the sender and the receiver instead).
+UNTRACED_METHODS = ("GetTrace", "GetTrafficTotals", "Ping", "Tensors")
 
 TraceRecord = collections.namedtuple(
     "TraceRecord", "seq kind src dst tensor nbytes step_id start end")

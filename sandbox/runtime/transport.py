@@ -28,11 +28,18 @@ SANDBOX_CLUSTER_SECRET (hex or plain text) in the environment of every process; 
 makes a good one (print it with .hex()).
 """
 import hmac
+try:
+    import fcntl
+    import termios
+except ImportError:                                  # Windows
+    fcntl = termios = None
 import logging
 import os
 import secrets as _secrets
+import select
 import selectors
 import socket
+import struct
 import threading
 import time
 
@@ -213,13 +220,15 @@ class Connection:
                 except OSError:
                     pass
 
-    def send(self, obj):
+    def send(self, obj, blocked=None):
         """Sends one message; returns its size in bytes. TypeError or FrameError (message too
-        big) are raised before anything is sent; an OSError closes the connection."""
+        big) are raised before anything is sent; an OSError closes the connection.
+        `blocked()`, if given, is called whenever the socket cannot take more bytes yet
+        (instead of blocking), e.g. to read from the other direction meanwhile."""
         with self._send_lock:
             self._check_open()
             try:
-                return wire.send_message(self._sock, obj, self.limits)
+                return wire.send_message(self._sock, obj, self.limits, blocked)
             except OSError:
                 self.close()
                 raise
@@ -229,7 +238,7 @@ class Connection:
         EOFError if the peer closed the connection, FrameError for a malformed frame."""
         with self._recv_lock:
             self._check_open()
-            if timeout is not None and not _wait_readable(self._sock, timeout):
+            if timeout is not None and not self.readable(timeout):
                 raise TimeoutError(f"no message from {_fmt(self.peer)} within {timeout:g} s")
             try:
                 return wire.recv_message(self._sock, self.limits)
@@ -258,9 +267,48 @@ class Connection:
         if self._closed:
             return True
         try:
-            return _wait_readable(self._sock, 0)
+            return self._sock.recv(1, _PEEK_NOW) == b""
+        except (BlockingIOError, InterruptedError):
+            return False                             # open, nothing to read: alive
         except (OSError, ValueError):
             return True
+
+    def frame_buffered(self):
+        """True if a whole frame (or the end of the stream, or bytes that are no frame) waits
+        in the socket's receive buffer, so that recv() returns without waiting for the peer."""
+        try:
+            waiting = _bytes_waiting(self._sock)
+            if waiting is None:
+                return False                         # cannot tell on this platform
+            prefix = self._sock.recv(wire.PREFIX_BYTES, _PEEK_NOW)
+            if len(prefix) < wire.PREFIX_BYTES:
+                return prefix == b""                 # b"": the peer closed the connection
+            table_bytes = wire.table_bytes(prefix)
+            if table_bytes is None:
+                return True                          # malformed: recv() will say so
+            head = self._sock.recv(wire.PREFIX_BYTES + table_bytes, _PEEK_NOW)
+            if len(head) < wire.PREFIX_BYTES + table_bytes:
+                return False
+            return waiting >= wire.frame_bytes(head)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True                              # broken: recv() will say so
+
+    def receive_buffer_bytes(self):
+        """The kernel's receive buffer size of this connection's socket."""
+        try:
+            return self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        except OSError:
+            return 0
+
+    def readable(self, timeout):
+        """True if a message (or the end of the stream) can be read within `timeout` s."""
+        return _wait_for(self._sock, _POLLIN, timeout)
+
+    def writable(self, timeout):
+        """True if the socket can take more bytes within `timeout` seconds."""
+        return _wait_for(self._sock, _POLLOUT, timeout)
 
     def fileno(self):
         return self._sock.fileno()
@@ -280,10 +328,26 @@ class Connection:
         return f"<Connection to {_fmt(self.peer)} ({state})>"
 
 
-def _wait_readable(sock, timeout):
-    with selectors.DefaultSelector() as selector:
-        selector.register(sock, selectors.EVENT_READ)
-        return bool(selector.select(timeout))
+_PEEK_NOW = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
+_POLLIN = getattr(select, "POLLIN", 1)
+_POLLOUT = getattr(select, "POLLOUT", 4)
+
+
+def _bytes_waiting(sock):
+    """Bytes in the socket's receive buffer (FIONREAD), or None where that is not known."""
+    if fcntl is None or not hasattr(termios, "FIONREAD"):
+        return None
+    return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+
+
+def _wait_for(sock, event, timeout):
+    """Waits until `sock` is readable (_POLLIN) or writable (_POLLOUT), at most `timeout` s."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(sock, event | getattr(select, "POLLHUP", 0))
+        return bool(poller.poll(None if timeout is None else max(0, int(timeout * 1000 + .999))))
+    lists = ([sock], [], []) if event == _POLLIN else ([], [sock], [])
+    return bool(select.select(*lists, timeout)[0 if event == _POLLIN else 1])
 
 
 def connect(address, secret=None, timeout=HANDSHAKE_TIMEOUT, limits=wire.DEFAULT_LIMITS):

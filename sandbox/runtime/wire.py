@@ -58,6 +58,7 @@ import functools
 import json
 import math
 import re
+import socket
 import struct
 
 import numpy as np
@@ -78,6 +79,7 @@ MAX_BUFFERS = 65536
 MAX_FRAME_BYTES = 4 * 2**30
 MAX_DEPTH = 100
 _MAX_NDIM = 64                            # NumPy's own limit (32 before NumPy 2)
+_DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
 _IOV_MAX = 1024                           # buffers per sendmsg/recvmsg call (Linux and macOS)
 
 # The dtypes a frame may carry, as NumPy spells them in dtype.str: "<f4", "|b1", ">i8", "<U3".
@@ -121,10 +123,13 @@ class _Encoder:
         kind = type(x)
         if kind in _PLAIN:                            # the common case first: no conversion
             return x
-        if kind is dict and all(type(k) is str and k not in _MARKERS for k in x):
-            return {k: self.walk(v, depth + 1) for k, v in x.items()}
+        if kind is dict and _MARKER_SET.isdisjoint(x) and all(type(k) is str for k in x):
+            return {k: v if type(v) in _PLAIN else self.walk(v, depth + 1)
+                    for k, v in x.items()}
         if kind is np.ndarray:
             return self.strings(x) if x.dtype.kind == "O" else self.array(x)
+        if kind is list:
+            return [v if type(v) in _PLAIN else self.walk(v, depth + 1) for v in x]
         if isinstance(x, np.generic):                 # before float: np.float64 is a float
             return self.scalar(x)
         if x is None or isinstance(x, (bool, int, float, str)):
@@ -151,11 +156,17 @@ class _Encoder:
                         "arrays and scalars, tf.DType and tf.TensorShape.")
 
     def array(self, a):
-        _check_dtype_to_send(a.dtype)
-        shape = list(a.shape)
-        a = np.ascontiguousarray(a)                   # copies only a non-contiguous array
-        return {"__nd__": self.add_buffer(a.reshape(-1).view(np.uint8)),
-                "dtype": a.dtype.str, "shape": shape}
+        dtype = a.dtype.str
+        if dtype not in _SENDABLE:
+            _check_dtype_to_send(a.dtype)
+        if not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a)               # copies only a non-contiguous array
+        try:
+            view = memoryview(a).cast("B")            # the fast way, for most arrays
+        except (TypeError, ValueError):               # 0-d, empty, or a format it lacks
+            view = memoryview(a.reshape(-1).view(np.uint8))
+        self.buffers.append(view)
+        return {"__nd__": len(self.buffers) - 1, "dtype": dtype, "shape": list(a.shape)}
 
     def scalar(self, x):
         a = np.asarray(x)
@@ -171,6 +182,9 @@ class _Encoder:
                                 "only arrays of bytes (TF string tensors) can be sent.")
         return {"__strs__": self.add_buffer(b"".join(items)), "shape": list(a.shape),
                 "lengths": [len(item) for item in items]}
+
+
+_to_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def _check_dtype_to_send(dtype):
@@ -194,7 +208,7 @@ def encode(obj, limits=DEFAULT_LIMITS):
     FrameError if the message breaks `limits`."""
     encoder = _Encoder(limits.max_depth)
     tree = encoder.walk(obj)
-    header = json.dumps(tree, separators=(",", ":")).encode("ascii")
+    header = _to_json(tree).encode("ascii")
     _check_sizes(len(header), len(encoder.buffers), sum(b.nbytes for b in encoder.buffers),
                  limits, "to send")
     return header, encoder.buffers
@@ -237,13 +251,15 @@ class _Decoder:
     def walk(self, node, depth):
         if depth > self.max_depth:
             raise FrameError(f"message is nested deeper than {self.max_depth} levels")
-        if isinstance(node, list):
-            return [self.walk(item, depth + 1) for item in node]
-        if not isinstance(node, dict):
+        kind = type(node)
+        if kind is list:                              # leaves are kept as they are
+            return [self.walk(x, depth + 1) if type(x) in _NESTED else x for x in node]
+        if kind is not dict:
             return node                               # str, int, float, bool or None
+        if _MARKER_SET.isdisjoint(node):
+            return {k: self.walk(v, depth + 1) if type(v) in _NESTED else v
+                    for k, v in node.items()}
         markers = [k for k in node if k in _MARKERS]
-        if not markers:
-            return {k: self.walk(v, depth + 1) for k, v in node.items()}
         if len(markers) > 1:
             raise FrameError(f"descriptor has several markers: {sorted(markers)}")
         marker = markers[0]
@@ -354,14 +370,22 @@ _MARKERS = {
 }
 
 
+_MARKER_SET = frozenset(_MARKERS)
+_NESTED = frozenset((dict, list))
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _DECODERS = {marker: getattr(_Decoder, "decode_" + marker.strip("_")) for marker in _MARKERS}
 
 
 def _parse_dtype(text):
-    if not isinstance(text, str):
-        raise FrameError(f"dtype {text!r} is not allowed on the wire")
-    return _parse_dtype_text(text)
+    dtype = _PARSED_DTYPES.get(text) if type(text) is str else None
+    if dtype is None:
+        if not isinstance(text, str):
+            raise FrameError(f"dtype {text!r} is not allowed on the wire")
+        dtype = _PARSED_DTYPES[text] = _parse_dtype_text(text)
+    return dtype
+
+
+_PARSED_DTYPES = {}
 
 
 @functools.lru_cache(maxsize=256)
@@ -395,14 +419,16 @@ def decode(header, buffers, limits=DEFAULT_LIMITS):
 
 
 # -- frames on a socket ----------------------------------------------------------------------
-def send_message(sock, obj, limits=DEFAULT_LIMITS):
+def send_message(sock, obj, limits=DEFAULT_LIMITS, blocked=None):
     """Sends `obj` as one frame; returns the number of bytes sent. Encoding errors (TypeError,
-    FrameError) are raised before a single byte is sent. Not thread-safe: lock around it."""
+    FrameError) are raised before a single byte is sent. Not thread-safe: lock around it.
+    With `blocked`, the socket is written without blocking and blocked() is called each time
+    it is full."""
     header, buffers = encode(obj, limits)
     lengths = [b.nbytes for b in buffers]
     head = _PREFIX.pack(MAGIC, VERSION, 0, len(header), len(buffers)) + \
         struct.pack(f"<{len(lengths)}Q", *lengths) + header
-    _send_all(sock, [memoryview(head)] + buffers)
+    _send_all(sock, [memoryview(head)] + buffers, blocked)
     return len(head) + sum(lengths)
 
 
@@ -430,6 +456,25 @@ def recv_message(sock, limits=DEFAULT_LIMITS):
     return _Decoder(lengths, buffers, limits.max_depth).run(tree)
 
 
+PREFIX_BYTES = _PREFIX.size
+
+
+def table_bytes(prefix):
+    """From a frame's first PREFIX_BYTES bytes: the size of its buffer table, or None if
+    they are not a frame's prefix."""
+    magic, version, flags, header_len, n_buffers = _PREFIX.unpack(prefix)
+    if magic != MAGIC or version != VERSION or flags != 0:
+        return None
+    return 8 * n_buffers
+
+
+def frame_bytes(head):
+    """From a frame's prefix and buffer table: the size of the whole frame."""
+    _, _, _, header_len, n_buffers = _PREFIX.unpack_from(head)
+    lengths = struct.unpack_from(f"<{n_buffers}Q", head, _PREFIX.size)
+    return _PREFIX.size + 8 * n_buffers + header_len + sum(lengths)
+
+
 def message_nbytes(obj, limits=DEFAULT_LIMITS):
     """How many bytes send_message(sock, obj) sends (for tracing). It encodes the message
     (arrays are not copied); when you send anyway, use send_message's return value."""
@@ -437,14 +482,21 @@ def message_nbytes(obj, limits=DEFAULT_LIMITS):
     return _PREFIX.size + 8 * len(buffers) + len(header) + sum(b.nbytes for b in buffers)
 
 
-def _send_all(sock, views):
-    """Sends the byte views back to back -- gathered by sendmsg, resumed after partial sends."""
+def _send_all(sock, views, blocked=None):
+    """Sends the byte views back to back -- gathered by sendmsg, resumed after partial sends.
+    With `blocked`: without blocking, calling blocked() whenever the socket is full."""
     views = [v for v in views if v.nbytes]
+    flags = _DONTWAIT if blocked is not None else 0
     while views:
-        if hasattr(sock, "sendmsg"):
-            sent = sock.sendmsg(views[:_IOV_MAX])
-        else:                                         # Windows has no sendmsg
-            sent = sock.send(views[0])
+        try:
+            if hasattr(sock, "sendmsg"):
+                sent = sock.sendmsg(views[:_IOV_MAX], (), flags)
+            else:                                     # Windows has no sendmsg
+                sent = sock.send(views[0], flags)
+        except (BlockingIOError, InterruptedError):
+            if blocked is not None:
+                blocked()
+            continue
         views = _advance(views, sent)
 
 

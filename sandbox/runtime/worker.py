@@ -22,9 +22,11 @@ from ..framework import errors
 from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
 from .partition import task_of
+from .peers import message_size
 from .rendezvous import Rendezvous
 from .resource_mgr import ResourceMgr
 from .simulation import sleep_for
+from .step_channels import Channel, StepPump
 
 __all__ = ["WorkerService", "StepRendezvous"]
 
@@ -53,14 +55,22 @@ class StepRendezvous:
             self.outbox.setdefault(dst_task, []).append((key, value, tensor_name))
 
     def flush(self):
-        """Ships what waits in the outbox, one message per destination task."""
+        """Ships what waits in the outbox, one message per destination task -- on the step's
+        channel to that task if there is one (runtime/step_channels.py), else on the task's
+        connection for tensors."""
+        if not self.outbox:
+            return
         outbox, self.outbox = self.outbox, {}
         worker = self.worker
+        pump = worker.rendezvous.pump_of(self.step_id)
         for dst_task, items in outbox.items():
             start = time.time()
-            worker.peers.push(dst_task, {"method": "Tensors", "step_id": self.step_id,
-                                         "items": [[k, v] for k, v, _ in items],
-                                         "src": worker.task})
+            message = {"method": "Tensors", "step_id": self.step_id, "one_way": True,
+                       "items": [[k, v] for k, v, _ in items], "src": worker.task}
+            if pump is not None and pump.takes(dst_task, message_size(message)):
+                pump.send(dst_task, message)
+            else:
+                worker.peers.push(dst_task, message)
             end = time.time()
             for _, value, tensor_name in items:
                 worker.trace.record("send", worker.task, dst_task, tensor_name,
@@ -128,12 +138,32 @@ class WorkerService:
                 del self._graphs[handle]
             self._states.pop(session, None)
 
-    def run_graph(self, handle, step_id, feeds, deadline=None, collect_stats=False):
-        """Runs every piece of graph `handle` for one step; returns {tensor name: value}."""
+    def run_graph(self, handle, step_id, feeds, deadline=None, collect_stats=False,
+                  conn=None, caller=None):
+        """Runs every piece of graph `handle` for one step; returns {tensor name: value}.
+        `conn`: the connection the RunGraph request of the master at task `caller` came on;
+        it carries the step's tensors to and from that task (runtime/step_channels.py)."""
         graph = self._graphs.get(handle)
         if graph is None:
             raise errors.AbortedError(None, None, f"Graph handle {handle} is not registered on "
                                       f"{self.task} (the task restarted?). Run the step again.")
+        if conn is None or caller is None:
+            return self._run_graph(graph, step_id, feeds, deadline, collect_stats)
+        pump = StepPump(step_id, [Channel(caller, conn)], deliver=self._deliver_pumped,
+                        on_failure=lambda task, e: self.rendezvous.abort(step_id, e),
+                        simulate_link=self.peers.simulate_link,
+                        on_release=self.rendezvous.notify)
+        self.rendezvous.attach(step_id, pump)
+        try:
+            return self._run_graph(graph, step_id, feeds, deadline, collect_stats)
+        finally:
+            self.rendezvous.detach(step_id)
+            pump.close()
+
+    def _deliver_pumped(self, src, message):
+        self.receive_tensors(message["step_id"], message["items"], src, pumped=True)
+
+    def _run_graph(self, graph, step_id, feeds, deadline, collect_stats):
         results, stats, failures = {}, [], []
         states = []
 
@@ -209,10 +239,10 @@ class WorkerService:
                 self.resources.clear(c)
 
     # -- peers' calls ---------------------------------------------------------
-    def receive_tensors(self, step_id, items, src):
-        """Tensors pushed here by another task's _Send ops, for this task's _Recv ops."""
+    def receive_tensors(self, step_id, items, src, pumped=False):
+        """Tensors sent here by another task's _Send ops, for this task's _Recv ops."""
         for key, value in items:
-            self.rendezvous.send(step_id, key, value)
+            self.rendezvous.send(step_id, key, value, pumped)
             self.trace.record("recv", src, self.task, key.rsplit(";", 1)[-1],
                               getattr(value, "nbytes", 0), step_id)
 

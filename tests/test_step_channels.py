@@ -1,0 +1,135 @@
+"""Step channels (runtime/step_channels.py) on real sockets: the connection of a RunGraph call
+carries the step's tensors both ways, read by whichever thread waits."""
+import threading
+
+import numpy as np
+import pytest
+
+from sandbox.framework import errors
+from sandbox.runtime import transport
+from sandbox.runtime.step_channels import CHANNEL_MAX_BYTES, Channel, StepPump
+
+SECRET = b"s" * 32
+
+
+@pytest.fixture
+def connected_pair():
+    listener = transport.Listener(("127.0.0.1", 0), SECRET)
+    accepted = []
+    t = threading.Thread(target=lambda: accepted.append(listener.accept()))
+    t.start()
+    client = transport.connect(listener.address, SECRET)
+    t.join(10)
+    yield client, accepted[0]
+    client.close()
+    accepted[0].close()
+    listener.close()
+
+
+def _tensors(step_id, key, value):
+    return {"method": "Tensors", "step_id": step_id, "one_way": True, "items": [[key, value]]}
+
+
+def test_two_sides_writing_to_each_other_at_once_never_block_each_other(connected_pair):
+    """Both sides write 64 MB before they read -- far more than the socket buffers hold --
+    as messages of the size a channel takes. A side that finds its socket full reads the
+    whole messages waiting for it, so neither waits forever for the other."""
+    a_conn, b_conn = connected_pair
+    size = min(CHANNEL_MAX_BYTES, a_conn.receive_buffer_bytes() // 8) // 8   # float32s
+    count = 64 * 2**20 // (4 * size)
+    results, errors_seen = {}, []
+
+    def side(name, conn, peer, fill):
+        got = []
+        pump = StepPump(7, [Channel(peer, conn)], deliver=lambda src, m: got.append(m),
+                        on_failure=lambda task, e: errors_seen.append(e))
+        try:
+            for i in range(count):
+                value = np.full(size, fill + i, np.float32)
+                assert pump.takes(peer, value.nbytes + 100)
+                pump.send(peer, _tensors(7, f"{name}->{peer} {i}", value))
+            while len(got) < count and not errors_seen:
+                assert pump.try_claim()
+                try:
+                    pump.pump(0.5)
+                finally:
+                    pump.release()
+            results[name] = [m["items"][0] for m in got]
+        finally:
+            pump.close()
+
+    threads = [threading.Thread(target=side, args=("a", a_conn, "b", 1000.0), daemon=True),
+               threading.Thread(target=side, args=("b", b_conn, "a", 2000.0), daemon=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    stuck = [t for t in threads if t.is_alive()]
+    if stuck:                                   # unblock them before failing
+        a_conn.close()
+        b_conn.close()
+    assert not stuck, "the two sides blocked each other"
+    assert not errors_seen
+    for name, peer, fill in (("a", "b", 2000.0), ("b", "a", 1000.0)):
+        items = results[name]
+        assert [key for key, _ in items] == [f"{peer}->{name} {i}" for i in range(count)]
+        assert all(v.shape == (size,) and v[-1] == fill + i for i, (_, v) in enumerate(items))
+
+
+def test_a_message_bigger_than_a_channel_takes_is_refused(connected_pair):
+    a_conn, _ = connected_pair
+    pump = StepPump(8, [Channel("ps", a_conn)], deliver=lambda src, m: None)
+    try:
+        assert pump.takes("ps", 1000)
+        assert not pump.takes("ps", CHANNEL_MAX_BYTES + 1)
+        assert not pump.takes("worker", 1000)            # no channel to that task
+    finally:
+        pump.close()
+
+
+def test_reply_and_tensors_are_told_apart_and_a_closed_channel_fails(connected_pair):
+    a_conn, b_conn = connected_pair
+    delivered, replies, failures = [], [], []
+    pump = StepPump(9, [Channel("ps", a_conn)], deliver=lambda src, m: delivered.append(src),
+                    on_reply=lambda task, r: replies.append((task, r)),
+                    on_failure=lambda task, e: failures.append((task, e)))
+    try:
+        b_conn.send(_tensors(9, "k", np.ones(3, np.float32)))
+        b_conn.send({"ok": [{}, []]})
+        assert pump.try_claim()
+        while not replies:
+            pump.pump(1.0)
+        assert delivered == ["ps"] and replies == [("ps", {"ok": [{}, []]})]
+        assert pump.all_replied()
+        pump.release()
+    finally:
+        pump.close()
+    pump = StepPump(10, [Channel("ps", a_conn)], deliver=delivered.append,
+                    on_reply=lambda task, r: replies.append(r),
+                    on_failure=lambda task, e: failures.append((task, e)))
+    try:
+        b_conn.close()                          # the task at the other end died
+        pump.try_claim()
+        while not failures:
+            pump.pump(1.0)
+        task, error = failures[0]
+        assert task == "ps" and isinstance(error, errors.UnavailableError)
+        assert "step 10" in error.message and pump.all_replied()
+    finally:
+        pump.release()
+        pump.close()
+
+
+def test_wake_interrupts_a_waiting_reader(connected_pair):
+    a_conn, _ = connected_pair
+    pump = StepPump(11, [Channel("ps", a_conn)], deliver=lambda src, m: None)
+    try:
+        threading.Timer(0.2, pump.wake).start()
+        pump.try_claim()
+        done = threading.Event()
+        t = threading.Thread(target=lambda: (pump.pump(30), done.set()), daemon=True)
+        t.start()
+        assert done.wait(10), "wake() did not interrupt pump()"
+    finally:
+        pump.release()
+        pump.close()
