@@ -1,9 +1,10 @@
 """Benchmarks of the cluster runtime (issue 3), one table, ratios measured in the same run:
 
   * the seed's MNIST job, 1 ps + 1 worker as separate processes, between-graph, async
-    GradientDescent, batch 100: ms per training step vs TensorFlow 2.21 compat.v1's gRPC
-    runtime on the same job (3.56 ms/step measured on this machine class: bar <= 0.5x) and vs
-    the hand-written NumPy step measured here (bar <= 3x)
+    GradientDescent, batch 100, laid out as seed 002 runs it (the worker process holds the
+    worker's server and the client; the ps is another process): ms per training step vs
+    TensorFlow 2.21 compat.v1's gRPC runtime on the same job (3.56 ms/step measured on this
+    machine class: bar <= 0.5x) and vs the hand-written NumPy step measured here (bar <= 3x)
   * fetching a 256 MB float32 variable from a ps into the client: >= 25% of the speed of a
     NumPy copy of the same array
   * LocalCluster({'ps': 1, 'worker': 3}) up and answering: <= 1.5 s; idle CPU of its tasks
@@ -11,7 +12,12 @@
 Run: `make bench` or `.venv/bin/python bench/bench_cluster.py [--data-dir DIR]`.
 """
 import argparse
+import contextlib
+import json
 import os
+import signal
+import socket
+import subprocess
 import sys
 import time
 
@@ -19,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 from bench.bench_foundation import numpy_step  # noqa: E402
-from bench.common import median, mnist_dir, print_table  # noqa: E402
+from bench.common import REPO, median, mnist_dir, print_table  # noqa: E402
 
 TF_GRPC_MS = 3.56          # TensorFlow 2.21 compat.v1, same job, this machine class
 
@@ -45,31 +51,67 @@ def build_seed_job(tf, ps_device="/job:ps/task:0", worker_device="/job:worker/ta
 
 
 def bench_step(mnist, rounds, steps):
+    """The seed program's layout: the ps is its own process, started from the command line
+    (`python -m sandbox task`); this process is the worker -- it runs the worker's server and
+    the client, as every worker of seed 002 does. The NumPy baseline runs in between, in the
+    same process, so both see the same machine."""
     import sandbox as tf
-    from sandbox.cluster import LocalCluster
     batches = [mnist.train.next_batch(100) for _ in range(steps)]
     rng = np.random.default_rng(1)
     params = [rng.standard_normal((784, 100)).astype(np.float32), np.zeros(100, np.float32),
               rng.standard_normal((100, 10)).astype(np.float32), np.zeros(10, np.float32)]
     cluster_ms, numpy_ms = [], []
-    with LocalCluster({"ps": 1, "worker": 1}) as cluster:
-        g = tf.Graph()
-        with g.as_default():
-            x, y_, loss, train_op, init = build_seed_job(tf)
-        with tf.Session(cluster.target("worker", 0), graph=g) as sess:
-            sess.run(init)
-            for bx, by in batches[:20]:
-                sess.run([train_op, loss], {x: bx, y_: by})
-            for _ in range(rounds):
-                t = time.perf_counter()
-                for bx, by in batches:
+    with _ps_process() as spec:
+        server = tf.train.Server(spec, job_name="worker", task_index=0)
+        try:
+            g = tf.Graph()
+            with g.as_default():
+                x, y_, loss, train_op, init = build_seed_job(tf)
+            with tf.Session(server.target, graph=g) as sess:
+                sess.run(init)
+                for bx, by in batches[:20]:
                     sess.run([train_op, loss], {x: bx, y_: by})
-                cluster_ms.append(1000 * (time.perf_counter() - t) / steps)
-                t = time.perf_counter()
-                for bx, by in batches:
-                    numpy_step(params, bx, by, 0.001)
-                numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
+                for _ in range(rounds):
+                    t = time.perf_counter()
+                    for bx, by in batches:
+                        sess.run([train_op, loss], {x: bx, y_: by})
+                    cluster_ms.append(1000 * (time.perf_counter() - t) / steps)
+                    t = time.perf_counter()
+                    for bx, by in batches:
+                        numpy_step(params, bx, by, 0.001)
+                    numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
+        finally:
+            server.stop()
     return median(cluster_ms), median(numpy_ms)
+
+
+@contextlib.contextmanager
+def _ps_process():
+    """A ps task in its own process, from the command line; yields the ClusterSpec."""
+    import sandbox as tf
+    from sandbox.runtime import transport
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    spec = {"ps": [f"localhost:{ports[0]}"], "worker": [f"localhost:{ports[1]}"]}
+    secret = transport.make_secret().hex()
+    os.environ[transport.SECRET_ENV] = secret
+    ps = subprocess.Popen([sys.executable, "-m", "sandbox", "task", "--cluster", json.dumps(spec),
+                           "--job_name", "ps", "--task_index", "0"], cwd=str(REPO),
+                          env=dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1"),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield tf.train.ClusterSpec(spec)
+    finally:
+        ps.send_signal(signal.SIGTERM)
+        try:
+            ps.wait(10)
+        except subprocess.TimeoutExpired:
+            ps.kill()
+            ps.wait()
+        del os.environ[transport.SECRET_ENV]
 
 
 def bench_fetch(rounds):
@@ -119,6 +161,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", choices=["step"], help="measure only the training step")
     args = parser.parse_args(argv)
     from sandbox.examples.tutorials.mnist import input_data
     data_dir = mnist_dir(args.data_dir)
@@ -134,6 +177,9 @@ def main(argv=None):
                      baseline=f"{numpy_ms:.3f} (NumPy, this run)",
                      ratio=f"{cluster_ms / numpy_ms:.2f}", bar="<= 3",
                      ok=cluster_ms / numpy_ms <= 3))
+    if args.only == "step":
+        print_table(f"Cluster benchmarks (medians; {os.cpu_count()} cores)", rows)
+        return 0
     fetch, copy, nbytes = bench_fetch(rounds)
     rows.append(dict(metric="fetch 256 MB variable from ps (s)", sandbox=f"{fetch:.3f}",
                      baseline=f"{copy:.3f} (np.copy)", ratio=f"{copy / fetch:.2f} of copy speed",

@@ -28,18 +28,12 @@ SANDBOX_CLUSTER_SECRET (hex or plain text) in the environment of every process; 
 makes a good one (print it with .hex()).
 """
 import hmac
-try:
-    import fcntl
-    import termios
-except ImportError:                                  # Windows
-    fcntl = termios = None
 import logging
 import os
 import secrets as _secrets
 import select
 import selectors
 import socket
-import struct
 import threading
 import time
 
@@ -206,6 +200,7 @@ class Connection:
         self._sock = sock
         self.peer = tuple(peer[:2])                  # (host, port) of the other end
         self.limits = limits
+        self._reader = wire.FrameReader(sock, limits)
         self._send_lock = threading.Lock()
         self._recv_lock = threading.Lock()
         self._closed = False
@@ -241,7 +236,7 @@ class Connection:
             if timeout is not None and not self.readable(timeout):
                 raise TimeoutError(f"no message from {_fmt(self.peer)} within {timeout:g} s")
             try:
-                return wire.recv_message(self._sock, self.limits)
+                return self._reader.read()
             except (EOFError, wire.FrameError, OSError):
                 self.close()
                 raise
@@ -266,6 +261,8 @@ class Connection:
         no message is expected: an idle connection turns readable only when it ends."""
         if self._closed:
             return True
+        if self._reader.buffered:
+            return False                             # a message came: not gone
         try:
             return self._sock.recv(1, _PEEK_NOW) == b""
         except (BlockingIOError, InterruptedError):
@@ -274,26 +271,20 @@ class Connection:
             return True
 
     def frame_buffered(self):
-        """True if a whole frame (or the end of the stream, or bytes that are no frame) waits
-        in the socket's receive buffer, so that recv() returns without waiting for the peer."""
-        try:
-            waiting = _bytes_waiting(self._sock)
-            if waiting is None:
-                return False                         # cannot tell on this platform
-            prefix = self._sock.recv(wire.PREFIX_BYTES, _PEEK_NOW)
-            if len(prefix) < wire.PREFIX_BYTES:
-                return prefix == b""                 # b"": the peer closed the connection
-            table_bytes = wire.table_bytes(prefix)
-            if table_bytes is None:
-                return True                          # malformed: recv() will say so
-            head = self._sock.recv(wire.PREFIX_BYTES + table_bytes, _PEEK_NOW)
-            if len(head) < wire.PREFIX_BYTES + table_bytes:
-                return False
-            return waiting >= wire.frame_bytes(head)
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
-            return True                              # broken: recv() will say so
+        """True if a whole frame (or the end of the stream, or bytes that are no frame) has
+        arrived, so that recv() returns without waiting for the peer."""
+        with self._recv_lock:
+            if self._closed:
+                return True
+            try:
+                return self._reader.frame_ready()
+            except OSError:
+                return True                          # broken: recv() will say so
+
+    @property
+    def buffered(self):
+        """Bytes already read from the socket that recv() will return before asking it."""
+        return self._reader.buffered
 
     def receive_buffer_bytes(self):
         """The kernel's receive buffer size of this connection's socket."""
@@ -304,7 +295,7 @@ class Connection:
 
     def readable(self, timeout):
         """True if a message (or the end of the stream) can be read within `timeout` s."""
-        return _wait_for(self._sock, _POLLIN, timeout)
+        return self._reader.buffered > 0 or _wait_for(self._sock, _POLLIN, timeout)
 
     def writable(self, timeout):
         """True if the socket can take more bytes within `timeout` seconds."""
@@ -331,13 +322,6 @@ class Connection:
 _PEEK_NOW = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
 _POLLIN = getattr(select, "POLLIN", 1)
 _POLLOUT = getattr(select, "POLLOUT", 4)
-
-
-def _bytes_waiting(sock):
-    """Bytes in the socket's receive buffer (FIONREAD), or None where that is not known."""
-    if fcntl is None or not hasattr(termios, "FIONREAD"):
-        return None
-    return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0]
 
 
 def _wait_for(sock, event, timeout):

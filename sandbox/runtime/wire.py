@@ -59,6 +59,11 @@ import json
 import math
 import re
 import socket
+try:
+    import fcntl
+    import termios
+except ImportError:                                   # Windows
+    fcntl = termios = None
 import struct
 
 import numpy as np
@@ -68,7 +73,7 @@ from ..framework import tensor_shape as _tensor_shape
 
 __all__ = ["FrameError", "Limits", "DEFAULT_LIMITS", "MAGIC", "VERSION", "MAX_HEADER_BYTES",
            "MAX_BUFFERS", "MAX_FRAME_BYTES", "MAX_DEPTH", "encode", "decode", "send_message",
-           "recv_message", "message_nbytes"]
+           "recv_message", "message_nbytes", "FrameReader"]
 
 MAGIC = b"TFSB"
 VERSION = 1
@@ -434,26 +439,132 @@ def send_message(sock, obj, limits=DEFAULT_LIMITS, blocked=None):
 
 def recv_message(sock, limits=DEFAULT_LIMITS):
     """Receives one frame and returns its message. Raises EOFError if the peer closed the
-    connection cleanly before the frame began, FrameError for a malformed or truncated frame."""
-    prefix = bytearray(_PREFIX.size)
-    _recv_all(sock, [prefix], "prefix", at_frame_start=True)
-    magic, version, flags, header_len, n_buffers = _PREFIX.unpack(prefix)
-    if magic != MAGIC:
-        raise FrameError(f"frame does not start with {MAGIC!r} (got {bytes(magic)!r}): the "
-                         "peer does not speak the sandbox wire format")
-    if version != VERSION or flags != 0:
-        raise FrameError(f"frame has wire version {version} (flags {flags}); this side "
-                         f"speaks version {VERSION}")
-    _check_sizes(header_len, n_buffers, 0, limits)    # before reading table and header
-    rest = bytearray(8 * n_buffers + header_len)
-    _recv_all(sock, [rest], "header")
-    lengths = list(struct.unpack_from(f"<{n_buffers}Q", rest))
-    _check_sizes(header_len, n_buffers, sum(lengths), limits)
-    tree = _parse_header(memoryview(rest)[8 * n_buffers:])
-    _Decoder(lengths, None, limits.max_depth).run(tree)   # check all, allocate nothing
-    buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
-    _recv_all(sock, buffers, "buffers")
-    return _Decoder(lengths, buffers, limits.max_depth).run(tree)
+    connection cleanly before the frame began, FrameError for a malformed or truncated frame.
+    Reads exactly the frame's bytes; a connection that reads frame after frame uses a
+    FrameReader, which reads ahead."""
+    return FrameReader(sock, limits, readahead=0).read()
+
+
+class FrameReader:
+    """Reads frames from a socket, one after the other.
+
+    With `readahead` it asks the kernel for up to that many bytes at a time, so a small frame
+    costs one system call; what it got of the next frame stays here (`buffered`): look at
+    that before waiting for the socket to turn readable. Big buffers still go straight from
+    the kernel into the arrays (recvmsg_into)."""
+
+    def __init__(self, sock, limits=DEFAULT_LIMITS, readahead=65536):
+        self.sock = sock
+        self.limits = limits
+        self._exact = not readahead
+        self._buf = bytearray(max(readahead, _PREFIX.size))
+        self._view = memoryview(self._buf)
+        self._start = self._end = 0
+        self._eof = False
+
+    @property
+    def buffered(self):
+        """Bytes received from the socket and not yet read as (part of) a frame."""
+        return self._end - self._start
+
+    def _fill(self, n, part, at_frame_start=False):
+        """Makes sure at least n bytes (n <= the buffer's size) are buffered."""
+        if self._end - self._start >= n:
+            return
+        if self._start:                               # move what is left to the front
+            left = self._end - self._start
+            self._buf[:left] = bytes(self._view[self._start:self._end])
+            self._start, self._end = 0, left
+        limit = n if self._exact else len(self._buf)
+        while self._end < n:
+            got = self.sock.recv_into(self._view[self._end:limit])
+            if not got:
+                self._eof = True
+                if at_frame_start and self._end == 0:
+                    raise EOFError("the peer closed the connection")
+                raise FrameError(f"the peer closed the connection in the middle of a frame "
+                                 f"(after {self._end} of the {n} bytes of its {part})")
+            self._end += got
+
+    def _take_into(self, view):
+        """Copies buffered bytes to the front of `view`; returns how many."""
+        n = min(self._end - self._start, view.nbytes)
+        view[:n] = self._view[self._start:self._start + n]
+        self._start += n
+        return n
+
+    def read(self):
+        """The next message (see recv_message)."""
+        limits = self.limits
+        self._fill(_PREFIX.size, "prefix", at_frame_start=True)
+        magic, version, flags, header_len, n_buffers = _PREFIX.unpack_from(self._buf,
+                                                                          self._start)
+        if magic != MAGIC:
+            raise FrameError(f"frame does not start with {MAGIC!r} (got {bytes(magic)!r}): the "
+                             "peer does not speak the sandbox wire format")
+        if version != VERSION or flags != 0:
+            raise FrameError(f"frame has wire version {version} (flags {flags}); this side "
+                             f"speaks version {VERSION}")
+        _check_sizes(header_len, n_buffers, 0, limits)    # before reading table and header
+        rest_len = 8 * n_buffers + header_len
+        if _PREFIX.size + rest_len <= len(self._buf):     # table and header fit: read here
+            self._fill(_PREFIX.size + rest_len, "header")
+            self._start += _PREFIX.size
+            rest = bytes(self._view[self._start:self._start + rest_len])
+            self._start += rest_len
+        else:
+            self._start += _PREFIX.size
+            rest = bytearray(rest_len)
+            got = self._take_into(memoryview(rest))
+            _recv_all(self.sock, [memoryview(rest)[got:]], "header")
+        lengths = list(struct.unpack_from(f"<{n_buffers}Q", rest))
+        _check_sizes(header_len, n_buffers, sum(lengths), limits)
+        tree = _parse_header(memoryview(rest)[8 * n_buffers:])
+        if not lengths:                                    # nothing to allocate: one pass
+            return _Decoder(lengths, [], limits.max_depth).run(tree)
+        _Decoder(lengths, None, limits.max_depth).run(tree)   # check all, allocate nothing
+        buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
+        views = [memoryview(b) for b in buffers if b.nbytes]
+        while views and self._end > self._start:          # what came with the header
+            got = self._take_into(views[0])
+            views = _advance(views, got)
+        _recv_all(self.sock, views, "buffers")
+        return _Decoder(lengths, buffers, limits.max_depth).run(tree)
+
+    def frame_ready(self):
+        """True if a whole frame (or the end of the stream) can be read without waiting for
+        the peer: takes in what the socket holds, then looks at the frame's size."""
+        if self._start == self._end:
+            self._start = self._end = 0
+        if not self._eof and self._end < len(self._buf):
+            try:
+                got = self.sock.recv_into(self._view[self._end:], 0, _DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                got = None
+            if got == 0:
+                self._eof = True
+            elif got:
+                self._end += got
+        have = self._end - self._start
+        if have < _PREFIX.size:
+            return self._eof
+        table = table_bytes(self._view[self._start:self._start + _PREFIX.size])
+        if table is None:
+            return True                                    # malformed: read() says so
+        if have < _PREFIX.size + table:
+            return False
+        total = frame_bytes(self._view[self._start:self._start + _PREFIX.size + table])
+        return have + (_socket_waiting(self.sock) or 0) >= total
+
+
+def _socket_waiting(sock):
+    """Bytes waiting in the socket's receive buffer (FIONREAD), or None if unknown."""
+    if fcntl is None or not hasattr(termios, "FIONREAD"):
+        return None
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+    except OSError:
+        return None
 
 
 PREFIX_BYTES = _PREFIX.size
@@ -462,7 +573,7 @@ PREFIX_BYTES = _PREFIX.size
 def table_bytes(prefix):
     """From a frame's first PREFIX_BYTES bytes: the size of its buffer table, or None if
     they are not a frame's prefix."""
-    magic, version, flags, header_len, n_buffers = _PREFIX.unpack(prefix)
+    magic, version, flags, header_len, n_buffers = _PREFIX.unpack_from(prefix)
     if magic != MAGIC or version != VERSION or flags != 0:
         return None
     return 8 * n_buffers
