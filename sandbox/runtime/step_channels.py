@@ -43,6 +43,29 @@ _POLL_ERR = getattr(select, "POLLERR", 8) | getattr(select, "POLLHUP", 16) | \
     getattr(select, "POLLNVAL", 32)
 
 
+_spare_wakers = []              # socket pairs of finished steps, for the next ones
+_spare_lock = threading.Lock()
+
+
+def _take_waker():
+    with _spare_lock:
+        if _spare_wakers:
+            return _spare_wakers.pop()
+    r, w = socket.socketpair()
+    r.setblocking(False)
+    w.setblocking(False)
+    return r, w
+
+
+def _give_back_waker(r, w):
+    with _spare_lock:
+        if len(_spare_wakers) < 64:
+            _spare_wakers.append((r, w))
+            return
+    r.close()
+    w.close()
+
+
 class Channel:
     """The connection of one RunGraph call, as seen from one end."""
 
@@ -71,8 +94,7 @@ class StepPump:
         self._simulate_link = simulate_link
         self._on_release = on_release      # wakes threads that wait for the claim
         self._claim = threading.Lock()
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
+        self._wake_r, self._wake_w = _take_waker()
         self._by_fd = {c.conn.fileno(): c for c in channels}
         self._poll = select.poll() if hasattr(select, "poll") else None
         if self._poll is not None:
@@ -213,5 +235,5 @@ class StepPump:
                     self._poll.unregister(fd)
                 except (KeyError, ValueError, OSError):
                     pass
-        self._wake_r.close()
-        self._wake_w.close()
+        self._drain_wake()
+        _give_back_waker(self._wake_r, self._wake_w)

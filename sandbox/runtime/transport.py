@@ -201,6 +201,7 @@ class Connection:
         self.peer = tuple(peer[:2])                  # (host, port) of the other end
         self.limits = limits
         self._reader = wire.FrameReader(sock, limits)
+        self._rcvbuf = None
         self._send_lock = threading.Lock()
         self._recv_lock = threading.Lock()
         self._closed = False
@@ -288,10 +289,12 @@ class Connection:
 
     def receive_buffer_bytes(self):
         """The kernel's receive buffer size of this connection's socket."""
-        try:
-            return self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
-        except OSError:
-            return 0
+        if self._rcvbuf is None:
+            try:
+                self._rcvbuf = self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+            except OSError:
+                return 0
+        return self._rcvbuf
 
     def readable(self, timeout):
         """True if a message (or the end of the stream) can be read within `timeout` s."""
