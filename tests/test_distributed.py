@@ -360,25 +360,6 @@ def test_big_tensors_both_ways_in_one_step(cluster):
             assert a == pytest.approx(2.0 * n) and b == pytest.approx(3.0 * n)
 
 
-def test_a_paused_ps_fails_the_step_at_its_deadline_then_the_session_goes_on(cluster):
-    with tf.device("/job:ps/task:0"):
-        v = tf.Variable(5.0, name="v_paused")
-    with tf.device("/job:worker/task:0"):
-        doubled = v * 2.0
-    with tf.Session(cluster.target("worker", 0)) as sess:
-        sess.run(v.initializer)
-        cluster.pause("ps", 0)
-        try:
-            start = time.monotonic()
-            with pytest.raises(tf.errors.DeadlineExceededError, match="paused"):
-                sess.run(doubled, options=tf.RunOptions(timeout_in_ms=300))
-            assert time.monotonic() - start < 10
-        finally:
-            cluster.resume("ps", 0)
-        for _ in range(3):                    # no late reply is mistaken for a new one
-            assert sess.run(doubled) == 10.0
-
-
 def test_a_session_in_the_servers_own_process_calls_its_master_directly():
     """As TF's LocalMaster: no socket between a client and the master of its own process,
     but the request is still in the task's trace; a stopped server says so."""

@@ -6,6 +6,7 @@ sends a one-way message (a tensor for another task's rendezvous). Connections ar
 first use, authenticated with the cluster secret, and reused. A task that cannot be reached, or
 whose connection breaks during a call, becomes an UnavailableError that names it.
 """
+import contextlib
 import sys
 import threading
 import time
@@ -62,16 +63,8 @@ class Peers:
         """Sends a request and waits for the reply -- at most `timeout` seconds if given
         (then DeadlineExceededError). A long wait is reported every 10 s, never silent."""
         conn = self.start_call(task, method, **kwargs)
-        try:
+        with _closing_on_failure(conn, task, method):
             reply = self._wait_reply(conn, task, method, timeout)
-        except (OSError, EOFError) as e:
-            conn.close()
-            raise errors.UnavailableError(None, None, f"{task} became unavailable during "
-                                          f"{method}: {_why(e)}. The task died or was "
-                                          "stopped.") from None
-        except BaseException:
-            conn.close()
-            raise
         self.end_call(task, conn)
         if "error" in reply:
             raise_remote_error(reply, task)
@@ -90,16 +83,8 @@ class Peers:
             conn = self._connect(task)
         request = {"method": method, "src": self.owner, **kwargs}
         self.simulate_link(task, request, kwargs.get("step_id", 0))
-        try:
+        with _closing_on_failure(conn, task, method):
             conn.send(request)
-        except OSError as e:
-            conn.close()
-            raise errors.UnavailableError(None, None, f"{task} became unavailable during "
-                                          f"{method}: {_why(e)}. The task died or was "
-                                          "stopped.") from None
-        except BaseException:
-            conn.close()
-            raise
         return conn
 
     def end_call(self, task, conn):
@@ -194,6 +179,21 @@ class Peers:
             self._push.clear()
         for c in conns:
             c.close()
+
+
+@contextlib.contextmanager
+def _closing_on_failure(conn, task, method):
+    """Closes `conn` if the block fails; a broken connection becomes an UnavailableError."""
+    try:
+        yield
+    except (OSError, EOFError) as e:
+        conn.close()
+        raise errors.UnavailableError(None, None, f"{task} became unavailable during "
+                                      f"{method}: {_why(e)}. The task died or was "
+                                      "stopped.") from None
+    except BaseException:
+        conn.close()
+        raise
 
 
 def _fmt(address):
