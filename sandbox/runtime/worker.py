@@ -22,7 +22,6 @@ from ..framework import errors
 from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
 from .partition import task_of
-from .peers import message_size
 from .rendezvous import Rendezvous
 from .resource_mgr import ResourceMgr
 from .simulation import sleep_for
@@ -67,7 +66,8 @@ class StepRendezvous:
             start = time.time()
             message = {"method": "Tensors", "step_id": self.step_id, "one_way": True,
                        "items": [[k, v] for k, v, _ in items], "src": worker.task}
-            if pump is not None and pump.takes(dst_task, message_size(message)):
+            nbytes = sum(getattr(v, "nbytes", 8) + len(k) for k, v, _ in items)
+            if pump is not None and pump.takes(dst_task, nbytes + 200):
                 pump.send(dst_task, message)
             else:
                 worker.peers.push(dst_task, message)
