@@ -27,15 +27,13 @@ SEED_TABLE = {1: 0.42, 2: 0.58, 3: 0.65}
 
 def seed_table(mnist, epochs):
     from sandbox.experiments import Experiment
-    rows, step_ms = [], None
+    rows = []
     for workers in (1, 2, 3):
         exp = Experiment(mode="async", workers=workers, mnist=mnist, epochs=epochs,
                          learning_rate=0.001, eval_every=10 ** 9)
         start = time.time()
         summary = exp.wait()
         seconds = time.time() - start
-        if workers == 3:
-            step_ms = 1000 * summary["seconds"] / (summary["global_step"] / 3)
         acc = summary["test_accuracy"]
         rows.append(dict(metric=f"seed 002 async x{workers}, {epochs} epochs: test acc",
                          sandbox=f"{acc:.3f}",
@@ -43,27 +41,37 @@ def seed_table(mnist, epochs):
                          ratio=f"{acc - TF_TABLE[workers]:+.3f}", bar="|diff| <= 0.05",
                          ok=abs(acc - TF_TABLE[workers]) <= 0.05 if epochs == 20 else None,
                          seconds=seconds))
-    return rows, step_ms
+    return rows
 
 
-def sync_round(mnist, epochs, async_step_ms):
+def sync_round(mnist, epochs, rounds=3):
+    """Sync x3 (replicas_to_aggregate=3) against async x3, `epochs` each, run in turns
+    `rounds` times so that both see the same machine; the ratio of each turn, median."""
     from sandbox.experiments import Experiment
-    exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
-                     epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
-    start = time.time()
-    summary = exp.wait(timeout=3600)
-    left = time.time() - start
-    rounds = summary["global_step"]
+    ratios, first = [], None
+    for _ in range(rounds):
+        summary = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
+                             learning_rate=0.001, eval_every=10 ** 9).wait(timeout=3600)
+        async_ms = 1000 * summary["seconds"] / (summary["global_step"] / 3)
+        exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
+                         epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
+        start = time.time()
+        summary = exp.wait(timeout=3600)
+        left = time.time() - start
+        round_ms = 1000 * summary["seconds"] / summary["global_step"]
+        ratios.append((round_ms / async_ms, round_ms, async_ms))
+        first = first or (summary["global_step"], left)
+    ratio, round_ms, async_ms = sorted(ratios)[len(ratios) // 2]
+    rounds_done, left = first
     expected = epochs * (mnist.train.num_examples // 100)
-    round_ms = 1000 * summary["seconds"] / rounds
     return [dict(metric="sync x3 (3 of 3): all workers exit, global_step == rounds",
-                 sandbox=f"{rounds} rounds, exited in {left:.0f}s",
+                 sandbox=f"{rounds_done} rounds, exited in {left:.0f}s",
                  baseline=f"{expected} rounds", ratio="-", bar="equal",
-                 ok=rounds == expected),
-            dict(metric="sync round vs async step, 3 workers (ms)", sandbox=f"{round_ms:.2f}",
-                 baseline=f"{async_step_ms:.2f} (async, per worker step)",
-                 ratio=f"{round_ms / async_step_ms:.2f}", bar="<= 1.5",
-                 ok=round_ms / async_step_ms <= 1.5)]
+                 ok=rounds_done == expected),
+            dict(metric=f"sync round vs async step, 3 workers (ms; median of {rounds} turns)",
+                 sandbox=f"{round_ms:.2f}", baseline=f"{async_ms:.2f} (async, per worker step)",
+                 ratio=f"{ratio:.2f} (turns: {', '.join(f'{r:.2f}' for r, _, _ in ratios)})",
+                 bar="<= 1.5", ok=ratio <= 1.5)]
 
 
 def ps_recovery(mnist, steps=600, kill_at=350, save_steps=100):
@@ -140,9 +148,8 @@ def main(argv=None):
     epochs = 2 if args.quick else args.epochs
     rows = []
     if "table" in args.only:
-        table, async_ms = seed_table(mnist, epochs)
-        rows += table
-        rows += sync_round(mnist, min(epochs, 2), async_ms)
+        rows += seed_table(mnist, epochs)
+        rows += sync_round(mnist, min(epochs, 2))
     if "recovery" in args.only:
         rows += ps_recovery(mnist)
     print_table(f"Training benchmarks ({os.cpu_count()} cores)", rows)
