@@ -201,7 +201,7 @@ class MasterService:
             except errors.OpError as e:
                 finished(task, e)
         rendezvous = self.local_worker.rendezvous
-        pump = StepPump(step_id, channels, deliver=self.local_worker._deliver_pumped,
+        pump = StepPump(step_id, channels, deliver=self.local_worker.receive_from_channel,
                         on_reply=on_reply, on_failure=finished,
                         simulate_link=self.peers.simulate_link, on_release=rendezvous.notify)
         rendezvous.attach(step_id, pump)

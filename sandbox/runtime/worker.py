@@ -149,7 +149,7 @@ class WorkerService:
                                       f"{self.task} (the task restarted?). Run the step again.")
         if conn is None or caller is None:
             return self._run_graph(graph, step_id, feeds, deadline, collect_stats)
-        pump = StepPump(step_id, [Channel(caller, conn)], deliver=self._deliver_pumped,
+        pump = StepPump(step_id, [Channel(caller, conn)], deliver=self.receive_from_channel,
                         on_failure=lambda task, e: self.rendezvous.abort(step_id, e),
                         simulate_link=self.peers.simulate_link,
                         on_release=self.rendezvous.notify)
@@ -160,7 +160,8 @@ class WorkerService:
             self.rendezvous.detach(step_id)
             pump.close()
 
-    def _deliver_pumped(self, src, message):
+    def receive_from_channel(self, src, message):
+        """A Tensors message read off a step channel by the thread that waits in the step."""
         self.receive_tensors(message["step_id"], message["items"], src, pumped=True)
 
     def _run_graph(self, graph, step_id, feeds, deadline, collect_stats):
