@@ -39,8 +39,6 @@ __all__ = ["Channel", "StepPump", "CHANNEL_MAX_BYTES"]
 
 CHANNEL_MAX_BYTES = 2**20     # bigger messages travel on the connection for tensors
 _POLL_IN = getattr(select, "POLLIN", 1) | getattr(select, "POLLPRI", 2)
-_POLL_ERR = getattr(select, "POLLERR", 8) | getattr(select, "POLLHUP", 16) | \
-    getattr(select, "POLLNVAL", 32)
 
 
 _spare_wakers = []              # socket pairs of finished steps, for the next ones
