@@ -377,3 +377,41 @@ def test_a_session_in_the_servers_own_process_calls_its_master_directly():
             sess.close()
     finally:
         server.stop()
+
+
+def test_in_process_master_times_out_and_close_cancels_a_blocked_step():
+    """Seed 002's layout: this process holds the worker's server and the client; the queue
+    lives on the ps. A step blocked on it honours RunOptions' timeout, and close() cancels it."""
+    spec = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
+                                 "worker": [f"localhost:{free_port()}"]})
+    ps = tf.train.Server(spec, job_name="ps", task_index=0)
+    worker = tf.train.Server(spec, job_name="worker", task_index=0)
+    try:
+        with tf.Graph().as_default():
+            with tf.device("/job:ps/task:0"):
+                q = tf.FIFOQueue(1, tf.float32, shapes=[[]], name="in_process_q")
+            with tf.device("/job:worker/task:0"):
+                item = q.dequeue() + 1.0
+            sess = tf.Session(worker.target)
+            with pytest.raises(tf.errors.DeadlineExceededError):
+                sess.run(item, options=tf.RunOptions(timeout_in_ms=300))
+            caught = []
+
+            def blocked():
+                try:
+                    sess.run(item)
+                except tf.errors.OpError as e:
+                    caught.append(e)
+            t = threading.Thread(target=blocked)
+            t.start()
+            time.sleep(0.5)
+            sess.close()
+            t.join(10)
+            assert not t.is_alive()
+            assert caught and isinstance(caught[0], tf.errors.CancelledError)
+            with tf.Session(worker.target) as again:           # the cluster is fine
+                again.run(q.enqueue(41.0))
+                assert again.run(item) == 42.0
+    finally:
+        worker.stop()
+        ps.stop()
