@@ -257,13 +257,26 @@ class _Decoder:
         if depth > self.max_depth:
             raise FrameError(f"message is nested deeper than {self.max_depth} levels")
         kind = type(node)
+        checking = self.buffers is None               # the first pass builds nothing
         if kind is list:                              # leaves are kept as they are
+            if checking:
+                for x in node:
+                    if type(x) in _NESTED:
+                        self.walk(x, depth + 1)
+                return None
             return [self.walk(x, depth + 1) if type(x) in _NESTED else x for x in node]
         if kind is not dict:
             return node                               # str, int, float, bool or None
         if _MARKER_SET.isdisjoint(node):
+            if checking:
+                for v in node.values():
+                    if type(v) in _NESTED:
+                        self.walk(v, depth + 1)
+                return None
             return {k: self.walk(v, depth + 1) if type(v) in _NESTED else v
                     for k, v in node.items()}
+        if len(node) == 3 and "__nd__" in node and "dtype" in node and "shape" in node:
+            return self.decode_nd(node, depth)        # the common descriptor, checked fast
         markers = [k for k in node if k in _MARKERS]
         if len(markers) > 1:
             raise FrameError(f"descriptor has several markers: {sorted(markers)}")
