@@ -109,13 +109,21 @@ class Supervisor:
             logger.info("Found %d %s operations. Returning the first one.", len(items), key)
         return items[0] if items else None
 
+    def _first_or_build(self, key, build):
+        """The first item of collection `key`; if there is none, build() (added to the
+        collection unless it is None)."""
+        item = self._get_first_op_from_collection(key)
+        if item is None:
+            item = build()
+            if item is not None:
+                get_default_graph().add_to_collection(key, item)
+        return item
+
     def _init_ready_op(self, ready_op=USE_DEFAULT, ready_for_local_init_op=USE_DEFAULT):
         from ..ops import variables
         if ready_op is Supervisor.USE_DEFAULT:
-            ready_op = self._get_first_op_from_collection(GraphKeys.READY_OP)
-            if ready_op is None:
-                ready_op = variables.report_uninitialized_variables()
-                get_default_graph().add_to_collection(GraphKeys.READY_OP, ready_op)
+            ready_op = self._first_or_build(GraphKeys.READY_OP,
+                                            variables.report_uninitialized_variables)
         self._ready_op = ready_op
         # ready_for_local_init_op defaults to None (TF keeps it so for backward compatibility).
         if ready_for_local_init_op is Supervisor.USE_DEFAULT:
@@ -126,49 +134,37 @@ class Supervisor:
     def _init_init_op(self, init_op=USE_DEFAULT, init_feed_dict=None):
         from ..ops import variables
         if init_op is Supervisor.USE_DEFAULT:
-            init_op = self._get_first_op_from_collection(GraphKeys.INIT_OP)
-            if init_op is None:
-                init_op = variables.global_variables_initializer()
-                get_default_graph().add_to_collection(GraphKeys.INIT_OP, init_op)
+            init_op = self._first_or_build(GraphKeys.INIT_OP,
+                                           variables.global_variables_initializer)
         self._init_op = init_op
         self._init_feed_dict = init_feed_dict
 
     def _init_local_init_op(self, local_init_op=USE_DEFAULT):
         from ..ops import control_flow_ops, variables
         if local_init_op is Supervisor.USE_DEFAULT:
-            local_init_op = self._get_first_op_from_collection(GraphKeys.LOCAL_INIT_OP)
-            if local_init_op is None:
-                local_init_op = control_flow_ops.group(variables.local_variables_initializer())
-                get_default_graph().add_to_collection(GraphKeys.LOCAL_INIT_OP, local_init_op)
+            local_init_op = self._first_or_build(
+                GraphKeys.LOCAL_INIT_OP,
+                lambda: control_flow_ops.group(variables.local_variables_initializer()))
         self._local_init_op = local_init_op
 
     def _init_saver(self, saver=USE_DEFAULT):
         from ..ops import variables
+        from .saver import Saver
         if saver is Supervisor.USE_DEFAULT:
-            saver = self._get_first_op_from_collection(GraphKeys.SAVERS)
-            if saver is None and variables.global_variables():
-                from .saver import Saver
-                saver = Saver()
-                get_default_graph().add_to_collection(GraphKeys.SAVERS, saver)
+            saver = self._first_or_build(
+                GraphKeys.SAVERS, lambda: Saver() if variables.global_variables() else None)
         self._saver = saver
 
     def _init_summary_op(self, summary_op=USE_DEFAULT):
         from ..ops.summary_ops import merge_all
         if summary_op is Supervisor.USE_DEFAULT:
-            summary_op = self._get_first_op_from_collection(GraphKeys.SUMMARY_OP)
-            if summary_op is None:
-                summary_op = merge_all()
-                if summary_op is not None:
-                    get_default_graph().add_to_collection(GraphKeys.SUMMARY_OP, summary_op)
+            summary_op = self._first_or_build(GraphKeys.SUMMARY_OP, merge_all)
         self._summary_op = summary_op
 
     def _init_global_step(self, global_step=USE_DEFAULT):
         if global_step is Supervisor.USE_DEFAULT:
-            global_step = self._get_first_op_from_collection(GraphKeys.GLOBAL_STEP)
-            if global_step is None:
-                global_step = self._default_global_step_tensor()
-                if global_step is not None:
-                    get_default_graph().add_to_collection(GraphKeys.GLOBAL_STEP, global_step)
+            global_step = self._first_or_build(GraphKeys.GLOBAL_STEP,
+                                               self._default_global_step_tensor)
         self._global_step = global_step
 
     def _default_global_step_tensor(self):
