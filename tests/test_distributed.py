@@ -255,26 +255,34 @@ def test_timeout_close_cancels_and_concurrent_sessions(cluster):
         q = tf.FIFOQueue(1, tf.float32, shapes=[[]], name="never_filled")
     with tf.device("/job:worker/task:0"):
         item = q.dequeue()
-    sess = tf.Session(cluster.target("worker", 0))
+    def another_session_works():
+        with tf.Session(cluster.target("worker", 0)) as other:
+            assert other.run(tf.constant(1.0) + 1.0) == 2.0
+    _times_out_then_close_cancels(tf.Session(cluster.target("worker", 0)), item,
+                                  meanwhile=another_session_works)
+
+
+def _times_out_then_close_cancels(sess, blocking_fetch, meanwhile=None):
+    """A step blocked on `blocking_fetch` honours RunOptions' timeout; run again in a thread,
+    it is cancelled by sess.close() (after `meanwhile()`, if given, ran)."""
     with pytest.raises(tf.errors.DeadlineExceededError):
-        sess.run(item, options=tf.RunOptions(timeout_in_ms=300))
-    errors_seen = []
+        sess.run(blocking_fetch, options=tf.RunOptions(timeout_in_ms=300))
+    caught = []
 
     def blocked():
         try:
-            sess.run(item)
+            sess.run(blocking_fetch)
         except tf.errors.OpError as e:
-            errors_seen.append(e)
+            caught.append(e)
     t = threading.Thread(target=blocked)
     t.start()
     time.sleep(0.5)
-    # another session on the same target works meanwhile
-    with tf.Session(cluster.target("worker", 0)) as other:
-        assert other.run(tf.constant(1.0) + 1.0) == 2.0
+    if meanwhile is not None:
+        meanwhile()
     sess.close()
     t.join(10)
     assert not t.is_alive()
-    assert errors_seen and isinstance(errors_seen[0], tf.errors.CancelledError)
+    assert caught and isinstance(caught[0], tf.errors.CancelledError)
 
 
 def test_large_tensors_feed_fetch_and_constant(cluster):
@@ -392,23 +400,7 @@ def test_in_process_master_times_out_and_close_cancels_a_blocked_step():
                 q = tf.FIFOQueue(1, tf.float32, shapes=[[]], name="in_process_q")
             with tf.device("/job:worker/task:0"):
                 item = q.dequeue() + 1.0
-            sess = tf.Session(worker.target)
-            with pytest.raises(tf.errors.DeadlineExceededError):
-                sess.run(item, options=tf.RunOptions(timeout_in_ms=300))
-            caught = []
-
-            def blocked():
-                try:
-                    sess.run(item)
-                except tf.errors.OpError as e:
-                    caught.append(e)
-            t = threading.Thread(target=blocked)
-            t.start()
-            time.sleep(0.5)
-            sess.close()
-            t.join(10)
-            assert not t.is_alive()
-            assert caught and isinstance(caught[0], tf.errors.CancelledError)
+            _times_out_then_close_cancels(tf.Session(worker.target), item)
             with tf.Session(worker.target) as again:           # the cluster is fine
                 again.run(q.enqueue(41.0))
                 assert again.run(item) == 42.0
