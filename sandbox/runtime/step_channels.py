@@ -136,7 +136,8 @@ class StepPump:
             self._read_one(channel)
 
     def _ready(self, timeout):
-        if any(c.conn.buffered for c in self.channels.values() if not c.done):
+        ready = [c for c in self.channels.values() if not c.done and c.conn.buffered]
+        if ready:
             timeout = 0                              # a message (part) is here already
         ms = None if timeout is None else max(0, int(timeout * 1000 + 0.999))
         if self._poll is not None:
@@ -145,7 +146,6 @@ class StepPump:
         else:                                        # no poll() (Windows)
             fds = [c.conn.fileno() for c in self.open_channels] + [self._wake_r.fileno()]
             fds = select.select(fds, [], [], timeout)[0]
-        ready = [c for c in self.channels.values() if not c.done and c.conn.buffered]
         for fd in fds:
             channel = self._by_fd.get(fd)
             if channel is None:
