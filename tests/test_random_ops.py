@@ -38,15 +38,17 @@ def test_get_seed_op_seed_only_uses_default_graph_seed():
     assert tf.get_seed(7) == (random_ops.DEFAULT_GRAPH_SEED, 7) == (87654321, 7)
 
 
-def test_get_seed_graph_seed_only_uses_the_op_counter():
+def test_get_seed_graph_seed_only_counts_the_seeded_ops():
     tf.set_random_seed(5)
     tf.constant(1.0)
-    tf.constant(2.0)
     g = tf.get_default_graph()
     assert g.seed == 5
-    assert tf.get_seed(None) == (5, g._last_id) == (5, 2)
+    assert tf.get_seed(None) == (5, 0)     # TF 2: the first op seeded this way gets 0 ...
+    tf.constant(2.0)
     tf.constant(3.0)
-    assert tf.get_seed(None) == (5, 3)
+    assert tf.get_seed(None) == (5, 1)     # ... the next 1, however many other ops came between
+    assert tf.get_seed(9) == (5, 9)        # an explicit op seed does not count
+    assert tf.get_seed(None) == (5, 2)
 
 
 def test_get_seed_both_and_truncation_and_zero_pair():

@@ -76,6 +76,7 @@ class Graph:
         self._last_id = 0
         self._finalized = False
         self._seed = None
+        self._random_seed_count = 0       # random ops seeded from the graph seed so far
         self._attr_scope_map = {}
 
     # -- identity and versioning --------------------------------------------------

@@ -10,7 +10,8 @@ depends on two seeds:
 `get_seed` turns them into the two integers every random op stores as attrs `seed` and `seed2`,
 with TF's exact rule:
 
-  graph seed set, op seed None  ->  op seed = the graph's op counter when the op is built
+  graph seed set, op seed None  ->  op seed = how many ops of the graph were seeded this way
+                                     before (0 for the first, 1 for the next, ...)
   op seed set, graph seed None  ->  graph seed = DEFAULT_GRAPH_SEED (87654321)
   both set                      ->  both are used
   neither                       ->  (0, 0): fresh entropy, different numbers in every session
@@ -29,6 +30,7 @@ from ..framework.graph import get_default_graph, name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape, unknown_shape
+from .philox import PhiloxGenerator
 
 __all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle",
            "multinomial", "set_random_seed", "get_seed"]
@@ -55,8 +57,9 @@ def get_seed(op_seed):
     graph = get_default_graph()
     global_seed = graph.seed
     if global_seed is not None:
-        if op_seed is None:
-            op_seed = graph._last_id          # the number of ops built so far
+        if op_seed is None:       # TF 2's rule (TF 1.x used the graph's op count instead)
+            op_seed = graph._random_seed_count
+            graph._random_seed_count += 1
         seeds = _truncate_seed(global_seed), _truncate_seed(op_seed)
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)
@@ -73,13 +76,11 @@ def _seed_attrs(seed):
 
 
 def generator_for(ctx, seed, seed2):
-    """The NumPy Generator of one random op in one session (kept in `ctx.state`, created on
+    """The Philox generator of one random op in one session (kept in `ctx.state`, created on
     the op's first run). Other stateful random kernels (e.g. dropout) use it too."""
     rng = ctx.state.get("rng")
     if rng is None:
-        rng = np.random.default_rng([seed, seed2]) if (seed or seed2) else \
-            np.random.default_rng()
-        ctx.state["rng"] = rng
+        rng = ctx.state["rng"] = PhiloxGenerator(seed, seed2)
     return rng
 
 
@@ -132,14 +133,6 @@ def _dims(shape):
     return dims
 
 
-def _float_draw(rng, method, dims, dtype):
-    """rng.standard_normal / rng.random straight in float32 or float64 (float16 via float32)."""
-    np_dtype = dtype.as_numpy_dtype
-    if np_dtype in (np.float32, np.float64):
-        return getattr(rng, method)(dims, dtype=np_dtype)
-    return getattr(rng, method)(dims, dtype=np.float32).astype(np_dtype)
-
-
 def _check_float(dtype, op_name):
     dtype = _dtypes.as_dtype(dtype).base_dtype
     if not dtype.is_floating:
@@ -162,8 +155,8 @@ class RandomStandardNormal(_RandomOp):
     shape = _random_shape
 
     def kernel(ctx, step, shape, seed, seed2, dtype, T=None):
-        return _float_draw(generator_for(ctx, seed, seed2), "standard_normal", _dims(shape),
-                           dtype)
+        return generator_for(ctx, seed, seed2).standard_normal(_dims(shape),
+                                                               dtype.as_numpy_dtype)
 
 
 class TruncatedNormal(_RandomOp):
@@ -171,13 +164,8 @@ class TruncatedNormal(_RandomOp):
     shape = _random_shape
 
     def kernel(ctx, step, shape, seed, seed2, dtype, T=None):
-        rng = generator_for(ctx, seed, seed2)
-        out = _float_draw(rng, "standard_normal", _dims(shape), dtype)
-        bad = np.abs(out) > 2
-        while bad.any():          # ~4.6% of the draws, fewer each round
-            out[bad] = _float_draw(rng, "standard_normal", int(bad.sum()), dtype)
-            bad = np.abs(out) > 2
-        return out
+        return generator_for(ctx, seed, seed2).truncated_normal(_dims(shape),
+                                                                dtype.as_numpy_dtype)
 
 
 class RandomUniform(_RandomOp):
@@ -185,7 +173,7 @@ class RandomUniform(_RandomOp):
     shape = _random_shape
 
     def kernel(ctx, step, shape, seed, seed2, dtype, T=None):
-        return _float_draw(generator_for(ctx, seed, seed2), "random", _dims(shape), dtype)
+        return generator_for(ctx, seed, seed2).random(_dims(shape), dtype.as_numpy_dtype)
 
 
 class RandomUniformInt(_RandomOp):
@@ -201,7 +189,7 @@ class RandomUniformInt(_RandomOp):
         if lo >= hi:
             raise errors.InvalidArgumentError(None, None, f"Need minval < maxval: {lo} >= {hi}")
         return generator_for(ctx, seed, seed2).integers(lo, hi, _dims(shape),
-                                                        dtype=Tout.as_numpy_dtype)
+                                                        Tout.as_numpy_dtype)
 
 
 class RandomShuffle(_RandomOp):
@@ -231,7 +219,7 @@ class Multinomial(_RandomOp):
         logits = logits.astype(np.float64)
         cdf = np.cumsum(np.exp(logits - logits.max(axis=1, keepdims=True)), axis=1)
         cdf /= cdf[:, -1:]
-        u = rng.random((logits.shape[0], int(num_samples)))
+        u = rng.random((logits.shape[0], int(num_samples)), np.float64)
         index = (u[:, :, None] >= cdf[:, None, :]).sum(axis=2)   # first class with cdf > u
         return np.minimum(index, logits.shape[1] - 1).astype(output_dtype.as_numpy_dtype)
 
