@@ -44,21 +44,35 @@ def seed_table(mnist, epochs):
     return rows
 
 
+def steady_ms(records, per_global_step):
+    """Milliseconds per global step once the run is going: from the record where global_step
+    first reaches 10 % of its final value to the last record (start-up -- building graphs,
+    creating sessions, initializing -- is not a step's time)."""
+    records = sorted(records, key=lambda r: r["time"])
+    final = max(r["global_step"] for r in records)
+    first = next(r for r in records if r["global_step"] >= 0.1 * final)
+    last = records[-1]
+    return 1000 * per_global_step * (last["time"] - first["time"]) / \
+        (last["global_step"] - first["global_step"])
+
+
 def sync_round(mnist, epochs, rounds=3):
     """Sync x3 (replicas_to_aggregate=3) against async x3, `epochs` each, run in turns
-    `rounds` times so that both see the same machine; the ratio of each turn, median."""
+    `rounds` times so that both see the same machine; the ratio of each turn, median.
+    An async worker step is 3 global steps of the cluster (3 workers); a sync round is one."""
     from sandbox.experiments import Experiment
     ratios, first = [], None
     for _ in range(rounds):
-        summary = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
-                             learning_rate=0.001, eval_every=10 ** 9).wait(timeout=3600)
-        async_ms = 1000 * summary["seconds"] / (summary["global_step"] / 3)
+        exp = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
+                         learning_rate=0.001, eval_every=10 ** 9)
+        exp.wait(timeout=3600)
+        async_ms = steady_ms(exp.records, per_global_step=3)
         exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
                          epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
         start = time.time()
         summary = exp.wait(timeout=3600)
         left = time.time() - start
-        round_ms = 1000 * summary["seconds"] / summary["global_step"]
+        round_ms = steady_ms(exp.records, per_global_step=1)
         ratios.append((round_ms / async_ms, round_ms, async_ms))
         first = first or (summary["global_step"], left)
     ratio, round_ms, async_ms = sorted(ratios)[len(ratios) // 2]

@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 import types
 import weakref
@@ -22,6 +23,7 @@ import weakref
 from ..runtime import cluster_secret
 from ..runtime.task_server import task_name
 from ..train.cluster_spec import ClusterSpec
+from .task_run import TaskRun, read_runs
 
 __all__ = ["LocalCluster"]
 
@@ -36,10 +38,26 @@ class _Task:
         self.process = process
         self.conn = conn
         self.port = port
+        self.runs = {}                 # run id -> TaskRun, for functions running in the task
+        self._send_lock = threading.Lock()
+        self._reader = None
 
     @property
     def name(self):
         return task_name(self.job, self.index)
+
+    def send(self, message):
+        with self._send_lock:
+            self.conn.send(message)
+
+    def start_reader(self):
+        """Once the task is up, a thread hands what its runs report to their TaskRuns."""
+        if self._reader is None:
+            self._reader = threading.Thread(
+                target=read_runs, args=(self.conn, self.runs, self.name,
+                                        lambda: self.process.exitcode),
+                daemon=True, name=f"runs-of-{self.name}")
+            self._reader.start()
 
 
 class LocalCluster:
@@ -208,6 +226,23 @@ class LocalCluster:
         finally:
             peers.close()
 
+    def run_in_task(self, job, index, fn, *args, on_message=None, on_done=None):
+        """Runs `fn(server, report, should_stop, *args)` in a thread of task (job, index)'s
+        own process, as seed 002's workers run their loops next to their servers (see
+        cluster/task_run.py). `fn` must be importable (a module-level function) and the args
+        picklable. Returns a TaskRun: `result()`, `done()`, `cancel()`; `on_message(obj)` is
+        called (in a launcher thread) for every `report(obj)`."""
+        task = self._task(job, index)
+        if not task.process.is_alive():
+            raise RuntimeError(f"{task.name} is not running (exit code "
+                               f"{task.process.exitcode}); restart it first.")
+        run = TaskRun(task.name, getattr(fn, "__name__", repr(fn)), task.send, on_message,
+                      on_done)
+        task.runs[run.id] = run
+        task.start_reader()
+        task.send(("run", run.id, fn, args))
+        return run
+
     # -- faults, for lessons and tests ------------------------------------------------------
     def kill(self, job, index=0):
         """Kills the task's process at once (SIGKILL), like a machine that dies."""
@@ -366,7 +401,7 @@ def _shutdown(tasks):
         try:
             if task.process.is_alive():
                 os.kill(task.process.pid, signal.SIGCONT)     # a paused task must hear "stop"
-            task.conn.send(("stop",))
+            task.send(("stop",))
         except (OSError, ValueError):
             pass
     deadline = time.monotonic() + 5

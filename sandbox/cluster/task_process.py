@@ -8,6 +8,7 @@ No task outlives the program that started it.
 import os
 import signal
 import sys
+import threading
 
 __all__ = ["run_task"]
 
@@ -44,6 +45,21 @@ def run_task(conn, job, index, secret, port, num_gpus, launcher_pid):
     server = TaskServer(spec, job, index, secret=secret, num_gpus=num_gpus, listener=listener)
     server.start()
     conn.send(("ready", os.getpid()))
+    _serve_launcher(conn, server)
+    os._exit(0)
+
+
+def _serve_launcher(conn, server):
+    """Answers the launcher's commands: stop, ping, and run/cancel a function in this process
+    (cluster/task_run.py). Runs may report from their own threads, hence the lock."""
+    from .task_run import serve_run
+    lock = threading.Lock()
+
+    def send(message):
+        with lock:
+            conn.send(message)
+
+    cancels = {}
     try:
         while not server.stopped:
             if conn.poll(0.5):
@@ -51,11 +67,14 @@ def run_task(conn, job, index, secret, port, num_gpus, launcher_pid):
                 if command[0] == "stop":
                     break
                 if command[0] == "ping":
-                    conn.send(("pong",))
+                    send(("pong",))
+                elif command[0] == "run":
+                    serve_run(server, send, cancels, *command[1:])
+                elif command[0] == "cancel" and command[1] in cancels:
+                    cancels[command[1]].set()
     except (EOFError, OSError):
         pass                                    # the launcher is gone: so are we
     finally:
         server.stop()
         sys.stdout.flush()
         sys.stderr.flush()
-    os._exit(0)

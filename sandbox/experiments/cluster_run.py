@@ -13,14 +13,24 @@ sigmoid 784-100-10 network, GradientDescent, batch 100, each worker looping over
 shuffled copy of the training set for `epochs` epochs. In "sync" mode the optimizer is wrapped
 in SyncReplicasOptimizer and the workers run in MonitoredTrainingSessions with its hook.
 
-Every task is a real process of a LocalCluster; the workers' training loops run in threads of
-this process, each with its own Session on its own worker's target. A record says: worker,
+Every task is a real process of a LocalCluster, and, as in the seed, each worker's training
+loop runs inside that worker's process, next to its server (worker_loop.py, started with
+LocalCluster.run_in_task): its Session talks to the master of its own process, and its
+batches never cross a socket. The training data reach the workers as memory-mapped .npy files
+in a temporary folder (removed when the run ends). A record says: worker,
 global_step, local step, wall time, loss, test accuracy (measured by the chief every
 `eval_every` of its steps and at the end), and stale gradients dropped so far (sync).
 """
+import os
 import queue
+import shutil
+import tempfile
 import threading
 import time
+
+import numpy as np
+
+from .worker_loop import DATA_FILES, train_worker
 
 __all__ = ["Experiment", "run_experiment"]
 
@@ -60,8 +70,9 @@ class Experiment:
         self.records = []
         self._queue = queue.Queue()
         self._subscribers = []
-        self._threads = []
+        self._runs = []
         self._errors = []
+        self._data_dir = None
         self._cluster = None
         self._started = None
         self._finished = threading.Event()
@@ -76,30 +87,65 @@ class Experiment:
         stragglers = {(("worker", k) if isinstance(k, int) else k): (
             v if isinstance(v, dict) else {"slowdown": float(v)})
             for k, v in self.stragglers.items()}
-        self._cluster = LocalCluster({"ps": self.ps, "worker": self.workers},
-                                     stragglers=stragglers, network=self.network)
-        self._started = time.time()
-        for index in range(self.workers):
-            t = threading.Thread(target=self._worker_main, args=(index,), daemon=True,
-                                 name=f"experiment-worker-{index}")
-            self._threads.append(t)
-            t.start()
+        self._data_dir = _share_data(self.mnist)
+        try:
+            self._cluster = LocalCluster({"ps": self.ps, "worker": self.workers},
+                                         stragglers=stragglers, network=self.network)
+            self._started = time.time()
+            config = self._config()
+            self._runs = [self._cluster.run_in_task("worker", index, train_worker, config,
+                                                    on_message=self._emit_all,
+                                                    on_done=self._on_done)
+                          for index in range(self.workers)]
+        except BaseException:
+            self._cleanup()
+            raise
         threading.Thread(target=self._wait_all, daemon=True,
                          name="experiment-finish").start()
         return self
 
-    def _wait_all(self):
-        for t in self._threads:
-            t.join()
+    def _config(self):
+        """What each worker's loop needs to know: plain values only (they are pickled)."""
+        return {"mode": self.mode, "workers": self.workers,
+                "replicas_to_aggregate": self.replicas_to_aggregate,
+                "learning_rate": self.learning_rate, "epochs": self.epochs,
+                "batch_size": self.batch_size, "steps_per_epoch": self.steps_per_epoch,
+                "eval_every": self.eval_every, "seed": self.seed, "started": self._started,
+                "log_levels": _sandbox_log_levels(),
+                "data": {name: os.path.join(self._data_dir, name + ".npy")
+                         for name in DATA_FILES}}
+
+    def _on_done(self, run):
+        """A worker that fails stops the others: the run ends and says why."""
         try:
+            run.result(0)
+        except Exception:
+            self.stop()
+
+    def _wait_all(self):
+        try:
+            for index, run in enumerate(self._runs):
+                try:
+                    self.final_accuracy[index] = run.result()
+                except Exception as e:   # reported by wait()/iteration, never silent
+                    self._errors.append((index, e))
             self.traffic = self._traffic()
+        except Exception as e:
+            self._errors.append((None, e))
         finally:
-            self._cluster.close()
+            self._cleanup()
         self._finished.set()
         self._queue.put(_DONE)
 
+    def _cleanup(self):
+        if self._cluster is not None:
+            self._cluster.close()
+        if self._data_dir is not None:
+            shutil.rmtree(self._data_dir, ignore_errors=True)
+            self._data_dir = None
+
     def subscribe(self, callback):
-        """Calls callback(record) for every record (from the worker threads)."""
+        """Calls callback(record) for every record (from a thread of this process)."""
         self._subscribers.append(callback)
         return self
 
@@ -125,141 +171,24 @@ class Experiment:
     def stop(self):
         """Asks every worker to leave its loop (the run then ends cleanly)."""
         self._stop.set()
+        for run in self._runs:
+            run.cancel()
 
     def _raise_errors(self):
         if self._errors:
             index, error = self._errors[0]
-            raise RuntimeError(f"worker {index} failed: {type(error).__name__}: {error}") \
-                from error
+            who = "the experiment" if index is None else f"worker {index}"
+            raise RuntimeError(f"{who} failed: {type(error).__name__}: {error}") from error
+
+    def _emit_all(self, records):
+        for record in records:
+            self._emit(record)
 
     def _emit(self, record):
         self.records.append(record)
         for callback in self._subscribers:
             callback(record)
         self._queue.put(record)
-
-    # -- one worker: seed 002's loop --------------------------------------------------------
-    def _worker_main(self, index):
-        try:
-            self._train(index)
-        except Exception as e:  # reported by wait()/iteration, never silent
-            self._errors.append((index, e))
-            self._stop.set()
-
-    def _build(self, tf, index):
-        from ..train.device_setter import replica_device_setter
-        graph = tf.Graph()
-        with graph.as_default():
-            with tf.device(replica_device_setter(
-                    worker_device=f"/job:worker/task:{index}",
-                    cluster=self._cluster.cluster_spec)):
-                global_step = tf.train.get_or_create_global_step()
-                x = tf.placeholder(tf.float32, shape=[None, 784], name="x-input")
-                y_ = tf.placeholder(tf.float32, shape=[None, 10], name="y-input")
-                tf.set_random_seed(self.seed)
-                w1 = tf.Variable(tf.random_normal([784, 100]), name="w1")
-                w2 = tf.Variable(tf.random_normal([100, 10]), name="w2")
-                b1 = tf.Variable(tf.zeros([100]), name="b1")
-                b2 = tf.Variable(tf.zeros([10]), name="b2")
-                a2 = tf.nn.sigmoid(tf.add(tf.matmul(x, w1), b1))
-                y = tf.nn.softmax(tf.add(tf.matmul(a2, w2), b2))
-                loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
-                opt = tf.train.GradientDescentOptimizer(self.learning_rate)
-                sync = None
-                if self.mode == "sync":
-                    from ..train.sync_replicas_optimizer import SyncReplicasOptimizer
-                    sync = opt = SyncReplicasOptimizer(
-                        opt, replicas_to_aggregate=self.replicas_to_aggregate,
-                        total_num_replicas=self.workers)
-                train_op = opt.minimize(loss, global_step=global_step)
-                correct = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
-                accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
-                init_op = tf.global_variables_initializer()
-        return dict(graph=graph, x=x, y_=y_, loss=loss, train_op=train_op, accuracy=accuracy,
-                    global_step=global_step, init_op=init_op, sync=sync)
-
-    def _data(self, index):
-        """Each worker shuffles its own copy of the training set (its own seed), as each
-        process of seed 002 does."""
-        from ..datasets.mnist import DataSet
-        from ..framework import dtypes
-        train = self.mnist.train
-        # dtype=uint8 means "keep the values as they are" (they are already in [0, 1])
-        return DataSet(train.images, train.labels, dtype=dtypes.uint8, reshape=False,
-                       seed=self.seed * 1000 + index)
-
-    def _train(self, index):
-        import sandbox as tf
-        m = self._build(tf, index)
-        data = self._data(index)
-        is_chief = index == 0
-        target = self._cluster.target("worker", index)
-        total_steps = self.epochs * self.steps_per_epoch
-        feed_test = None
-        if is_chief:
-            feed_test = {m["x"]: self.mnist.test.images, m["y_"]: self.mnist.test.labels}
-        if self.mode == "async":
-            sess = tf.Session(target, graph=m["graph"])
-            try:
-                self._wait_for_init(tf, sess, m, is_chief)
-                for step in range(1, total_steps + 1):
-                    if self._stop.is_set():
-                        break
-                    bx, by = data.next_batch(self.batch_size)
-                    _, loss, gstep = sess.run([m["train_op"], m["loss"], m["global_step"]],
-                                              {m["x"]: bx, m["y_"]: by})
-                    accuracy = None
-                    if is_chief and (step % self.eval_every == 0 or step == total_steps):
-                        accuracy = float(sess.run(m["accuracy"], feed_test))
-                    self._record(index, gstep, step, loss, accuracy, None)
-                self.final_accuracy[index] = float(sess.run(
-                    m["accuracy"], {m["x"]: self.mnist.test.images,
-                                    m["y_"]: self.mnist.test.labels}))
-            finally:
-                sess.close()
-            return
-        # sync: MonitoredTrainingSession with the SyncReplicasOptimizer hook
-        from ..train.basic_session_run_hooks import StopAtStepHook
-        from ..train.monitored_session import MonitoredTrainingSession
-        with m["graph"].as_default():
-            hooks = [m["sync"].make_session_run_hook(is_chief),
-                     StopAtStepHook(last_step=total_steps)]
-            dropped_op = m["sync"].stale_gradients_dropped() \
-                if hasattr(m["sync"], "stale_gradients_dropped") else None
-            step = 0
-            with MonitoredTrainingSession(master=target, is_chief=is_chief, hooks=hooks,
-                                          save_checkpoint_secs=None, save_summaries_steps=None,
-                                          log_step_count_steps=None) as sess:
-                while not sess.should_stop() and not self._stop.is_set():
-                    bx, by = data.next_batch(self.batch_size)
-                    fetches = [m["train_op"], m["loss"], m["global_step"]]
-                    if dropped_op is not None:
-                        fetches.append(dropped_op)
-                    values = sess.run(fetches, {m["x"]: bx, m["y_"]: by})
-                    step += 1
-                    accuracy = None
-                    if is_chief and step % self.eval_every == 0:
-                        accuracy = float(sess.run(m["accuracy"], feed_test))
-                    self._record(index, values[2], step, values[1], accuracy,
-                                 int(values[3]) if dropped_op is not None else None)
-            with tf.Session(target, graph=m["graph"]) as plain:
-                self.final_accuracy[index] = float(plain.run(
-                    m["accuracy"], {m["x"]: self.mnist.test.images,
-                                    m["y_"]: self.mnist.test.labels}))
-
-    def _wait_for_init(self, tf, sess, m, is_chief):
-        if is_chief:
-            sess.run(m["init_op"])
-            return
-        with m["graph"].as_default():
-            report = tf.report_uninitialized_variables()
-        while len(sess.run(report)) and not self._stop.is_set():
-            time.sleep(0.1)
-
-    def _record(self, worker, global_step, step, loss, accuracy, dropped):
-        self._emit({"worker": worker, "global_step": int(global_step), "step": step,
-                    "time": time.time() - self._started, "loss": float(loss),
-                    "test_accuracy": accuracy, "stale_dropped": dropped})
 
     def _traffic(self):
         """Bytes of tensors each task sent to other tasks during the run."""
@@ -286,6 +215,30 @@ class Experiment:
                 "final_loss": self.records[-1]["loss"],
                 "test_accuracy": sum(accs) / len(accs) if accs else None,
                 "stale_dropped": max(dropped) if dropped else 0}
+
+
+def _sandbox_log_levels():
+    """The levels this process gave the sandbox's loggers: the workers' loops log as quietly
+    (or as loudly) as the program that started them."""
+    import logging
+    loggers = logging.root.manager.loggerDict
+    return {name: logger.level for name, logger in loggers.items()
+            if (name == "sandbox" or name.startswith("sandbox."))
+            and isinstance(logger, logging.Logger) and logger.level != logging.NOTSET}
+
+
+def _share_data(mnist):
+    """Writes the training and test sets to .npy files in a new temporary folder, which every
+    worker maps into memory (no copy through a pipe; the page cache holds them once)."""
+    folder = tempfile.mkdtemp(prefix="sandbox-experiment-")
+    arrays = (mnist.train.images, mnist.train.labels, mnist.test.images, mnist.test.labels)
+    try:
+        for name, array in zip(DATA_FILES, arrays):
+            np.save(os.path.join(folder, name + ".npy"), np.asarray(array))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder
 
 
 def run_experiment(**kwargs):

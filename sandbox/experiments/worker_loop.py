@@ -1,0 +1,164 @@
+"""What each worker process of an Experiment runs: seed 002's worker, next to its own server.
+
+`train_worker` is started by `LocalCluster.run_in_task` inside worker task i's process (see
+cluster/task_run.py), so that, as in the seed, the loop's Session talks to the master of its
+own process and the batches it feeds stay in that process. It builds the seed's graph with
+replica_device_setter, then loops:
+
+  async  a plain Session: the chief (worker 0) initializes, the others wait until the
+         variables are initialized, then every worker runs train_op on its own batches;
+  sync   SyncReplicasOptimizer and a MonitoredTrainingSession with its hook and a
+         StopAtStepHook, as TF's examples write it.
+
+Every step makes a record; they go back to the launcher (`report`) in small batches, about
+20 a second, so that reporting costs the loop next to nothing; the function returns the
+worker's final test accuracy.
+"""
+import time
+
+import numpy as np
+
+__all__ = ["train_worker", "DATA_FILES"]
+
+DATA_FILES = ("train_images", "train_labels", "test_images", "test_labels")
+
+
+def train_worker(server, report, should_stop, config):
+    """Runs worker `server`'s part of the experiment described by `config` (a dict of plain
+    values, see Experiment._config); returns its final test accuracy."""
+    import logging
+    import sandbox as tf
+    for name, level in config.get("log_levels", {}).items():
+        logging.getLogger(name).setLevel(level)
+    index = server.task_index
+    target = "grpc://" + server.cluster_spec.task_address("worker", index)   # its own master
+    data = {name: np.load(path, mmap_mode="r") for name, path in config["data"].items()}
+    model = _build(tf, config, index, server.cluster_spec)
+    train = _shuffled_training_set(data, config, index)
+    test_feed = {model["x"]: data["test_images"], model["y_"]: data["test_labels"]}
+    loop = _async_loop if config["mode"] == "async" else _sync_loop
+    records = _Batches(report)
+    try:
+        loop(tf, target, model, train, test_feed, index, config, records.add, should_stop)
+    finally:
+        records.flush()
+    with tf.Session(target, graph=model["graph"]) as sess:
+        return float(sess.run(model["accuracy"], test_feed))
+
+
+class _Batches:
+    """Collects records and reports them as a list at most every `period` seconds."""
+
+    def __init__(self, report, period=0.05):
+        self._report = report
+        self._period = period
+        self._pending = []
+        self._last = time.monotonic()
+
+    def add(self, record):
+        self._pending.append(record)
+        if time.monotonic() - self._last >= self._period:
+            self.flush()
+
+    def flush(self):
+        if self._pending:
+            self._report(self._pending)
+            self._pending = []
+        self._last = time.monotonic()
+
+
+def _build(tf, config, index, cluster):
+    from ..train.device_setter import replica_device_setter
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.device(replica_device_setter(worker_device=f"/job:worker/task:{index}",
+                                             cluster=cluster)):
+            global_step = tf.train.get_or_create_global_step()
+            x = tf.placeholder(tf.float32, shape=[None, 784], name="x-input")
+            y_ = tf.placeholder(tf.float32, shape=[None, 10], name="y-input")
+            tf.set_random_seed(config["seed"])
+            w1 = tf.Variable(tf.random_normal([784, 100]), name="w1")
+            w2 = tf.Variable(tf.random_normal([100, 10]), name="w2")
+            b1 = tf.Variable(tf.zeros([100]), name="b1")
+            b2 = tf.Variable(tf.zeros([10]), name="b2")
+            a2 = tf.nn.sigmoid(tf.add(tf.matmul(x, w1), b1))
+            y = tf.nn.softmax(tf.add(tf.matmul(a2, w2), b2))
+            loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+            opt = tf.train.GradientDescentOptimizer(config["learning_rate"])
+            sync = None
+            if config["mode"] == "sync":
+                sync = opt = tf.train.SyncReplicasOptimizer(
+                    opt, replicas_to_aggregate=config["replicas_to_aggregate"],
+                    total_num_replicas=config["workers"])
+            train_op = opt.minimize(loss, global_step=global_step)
+            correct = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
+            accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+            init_op = tf.global_variables_initializer()
+    return dict(graph=graph, x=x, y_=y_, loss=loss, train_op=train_op, accuracy=accuracy,
+                global_step=global_step, init_op=init_op, sync=sync)
+
+
+def _shuffled_training_set(data, config, index):
+    """Each worker shuffles its own copy of the training set (its own seed), as each process
+    of seed 002 does."""
+    from ..datasets.mnist import DataSet
+    from ..framework import dtypes
+    # dtype=uint8 means "keep the values as they are" (they are already in [0, 1])
+    return DataSet(data["train_images"], data["train_labels"], dtype=dtypes.uint8,
+                   reshape=False, seed=config["seed"] * 1000 + index)
+
+
+def _record(report, config, worker, global_step, step, loss, accuracy, dropped):
+    report({"worker": worker, "global_step": int(global_step), "step": step,
+            "time": time.time() - config["started"], "loss": float(loss),
+            "test_accuracy": accuracy, "stale_dropped": dropped})
+
+
+def _async_loop(tf, target, m, train, test_feed, index, config, report, should_stop):
+    is_chief = index == 0
+    total_steps = config["epochs"] * config["steps_per_epoch"]
+    with tf.Session(target, graph=m["graph"]) as sess:
+        _wait_for_init(tf, sess, m, is_chief, should_stop)
+        for step in range(1, total_steps + 1):
+            if should_stop():
+                break
+            bx, by = train.next_batch(config["batch_size"])
+            _, loss, gstep = sess.run([m["train_op"], m["loss"], m["global_step"]],
+                                      {m["x"]: bx, m["y_"]: by})
+            accuracy = None
+            if is_chief and (step % config["eval_every"] == 0 or step == total_steps):
+                accuracy = float(sess.run(m["accuracy"], test_feed))
+            _record(report, config, index, gstep, step, loss, accuracy, None)
+
+
+def _wait_for_init(tf, sess, m, is_chief, should_stop):
+    if is_chief:
+        sess.run(m["init_op"])
+        return
+    with m["graph"].as_default():
+        report = tf.report_uninitialized_variables()
+    while len(sess.run(report)) and not should_stop():
+        time.sleep(0.1)
+
+
+def _sync_loop(tf, target, m, train, test_feed, index, config, report, should_stop):
+    is_chief = index == 0
+    total_steps = config["epochs"] * config["steps_per_epoch"]
+    with m["graph"].as_default():
+        hooks = [m["sync"].make_session_run_hook(is_chief),
+                 tf.train.StopAtStepHook(last_step=total_steps)]
+        dropped_op = m["sync"].stale_gradients_dropped()
+        step = 0
+        with tf.train.MonitoredTrainingSession(
+                master=target, is_chief=is_chief, hooks=hooks, save_checkpoint_secs=None,
+                save_summaries_steps=None, log_step_count_steps=None) as sess:
+            while not sess.should_stop() and not should_stop():
+                bx, by = train.next_batch(config["batch_size"])
+                _, loss, gstep, dropped = sess.run(
+                    [m["train_op"], m["loss"], m["global_step"], dropped_op],
+                    {m["x"]: bx, m["y_"]: by})
+                step += 1
+                accuracy = None
+                if is_chief and step % config["eval_every"] == 0:
+                    accuracy = float(sess.run(m["accuracy"], test_feed))
+                _record(report, config, index, gstep, step, loss, accuracy, int(dropped))
