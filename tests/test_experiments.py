@@ -45,6 +45,29 @@ def test_async_records_stream_while_running(small_mnist):
     assert summary["global_step"] == 50 and summary["mode"] == "async"
     assert 0.0 <= summary["test_accuracy"] <= 1.0
     assert exp.traffic["ps:0"] > 0 and exp.traffic["worker:1"] > 0
+    assert exp._data_dir is None                              # the shared data is removed
+
+
+def test_each_workers_loop_runs_in_its_own_process(small_mnist, monkeypatch):
+    """As in seed 002, a worker's training loop runs next to its server, in the worker's
+    process: the launcher opens no Session at all."""
+    import os
+    from sandbox.client import session as session_module
+    opened = []
+    real_init = session_module.Session.__init__
+
+    def counting_init(self, *args, **kwargs):
+        opened.append(os.getpid())
+        real_init(self, *args, **kwargs)
+    monkeypatch.setattr(session_module.Session, "__init__", counting_init)
+    exp = Experiment(mode="async", workers=2, mnist=small_mnist, epochs=1, learning_rate=0.05,
+                     steps_per_epoch=5, eval_every=100)
+    exp.start()
+    data_dir = exp._data_dir
+    assert os.path.isdir(data_dir)
+    exp.wait(timeout=120)
+    assert opened == []                       # no Session in the launcher
+    assert not os.path.exists(data_dir)       # the memory-mapped data is gone with the run
 
 
 def test_sync_with_backup_worker_counts_rounds_and_stale_gradients(small_mnist):

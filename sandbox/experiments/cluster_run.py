@@ -27,6 +27,7 @@ import shutil
 import tempfile
 import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -88,6 +89,8 @@ class Experiment:
             v if isinstance(v, dict) else {"slowdown": float(v)})
             for k, v in self.stragglers.items()}
         self._data_dir = _share_data(self.mnist)
+        # removed when the run ends -- or, at the latest, when this interpreter exits
+        self._data_cleanup = weakref.finalize(self, shutil.rmtree, self._data_dir, True)
         try:
             self._cluster = LocalCluster({"ps": self.ps, "worker": self.workers},
                                          stragglers=stragglers, network=self.network)
@@ -141,7 +144,7 @@ class Experiment:
         if self._cluster is not None:
             self._cluster.close()
         if self._data_dir is not None:
-            shutil.rmtree(self._data_dir, ignore_errors=True)
+            self._data_cleanup()
             self._data_dir = None
 
     def subscribe(self, callback):
