@@ -17,6 +17,7 @@ __all__ = ["constant", "placeholder", "placeholder_with_default"]
 
 class Const(OpDef):
     """Outputs the array stored in its `value` attr."""
+    quick = True
     differentiable = False
 
     def shape(op):

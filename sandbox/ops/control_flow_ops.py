@@ -18,6 +18,7 @@ __all__ = ["no_op", "group", "identity", "tuple", "stop_gradient"]
 
 class NoOp(OpDef):
     """Does nothing; useful only for its control inputs."""
+    quick = True
     differentiable = False
 
     def kernel():
@@ -53,6 +54,7 @@ def group(*inputs, **kwargs):
 
 class Identity(OpDef):
     """y = x. Placed on another device, it is the op that copies a tensor there."""
+    quick = True
     shape = unchanged_shape
 
     def kernel(x, T=None):

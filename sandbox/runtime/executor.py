@@ -167,6 +167,7 @@ class Executor:
         self._feed_slots = [slot_of(name) for name in self.feeds]
         ref_tensors = set()
         steps = []
+        sends_waiting = False          # sends since the last flush
         for nd in order:
             op_def = get_op_def(nd["op"])
             attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
@@ -189,8 +190,13 @@ class Executor:
                 flags |= _DEREF
             for index in op_def.ref_outputs:
                 ref_tensors.add(f"{nd['name']}:{index}")
-            if steps and steps[-1][5]["op"] in _SEND_OPS and nd["op"] not in _SEND_OPS:
+            if nd["op"] in _SEND_OPS:
+                sends_waiting = True
+            elif sends_waiting and not op_def.quick:    # quick ops (OpDef.quick) let
+                # the sends before them wait, so that e.g. a dequeued token and the reads
+                # just after it travel to the worker as one message
                 flags |= _FLUSH
+                sends_waiting = False
             steps.append([fn, tuple(ins), None, flags, tuple(deref), nd, op_def.multi_output])
         self._fetch_slots = [slot_of(name) for name in self.fetches]
         # Outputs: only the tensors somebody reads (or fetches) get a slot.
