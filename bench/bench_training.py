@@ -56,7 +56,7 @@ def steady_ms(records, per_global_step):
         (last["global_step"] - first["global_step"])
 
 
-def sync_round(mnist, epochs, rounds=3):
+def sync_round(mnist, epochs, rounds=5):
     """Sync x3 (replicas_to_aggregate=3) against async x3, `epochs` each, run in turns
     `rounds` times so that both see the same machine; the ratio of each turn, median.
     An async worker step is 3 global steps of the cluster (3 workers); a sync round is one."""

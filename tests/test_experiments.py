@@ -96,3 +96,18 @@ def test_stragglers_show_in_the_run(small_mnist):
     exp.wait()
     times = {w: max(r["time"] for r in exp.records if r["worker"] == w) for w in (0, 1)}
     assert times[1] > 0.5 and times[1] > times[0]
+
+
+@pytest.mark.parametrize("mode", ["async", "sync"])
+def test_stop_ends_a_running_experiment(small_mnist, mode):
+    """stop() while the workers train: every loop leaves, the cluster closes, nothing hangs
+    (in sync mode the first worker to leave closes the token queue for the others)."""
+    exp = Experiment(mode=mode, workers=3, mnist=small_mnist, epochs=50, learning_rate=0.05,
+                     steps_per_epoch=30, eval_every=10 ** 6)
+    for record in exp:
+        if record["step"] >= 5:
+            exp.stop()
+            break
+    summary = exp.wait(timeout=60)
+    assert summary["global_step"] < 50 * 30
+    assert sorted(exp.final_accuracy) == [0, 1, 2]

@@ -77,7 +77,6 @@ class Experiment:
         self._cluster = None
         self._started = None
         self._finished = threading.Event()
-        self._stop = threading.Event()
         self.final_accuracy = {}
         self.traffic = {}
 
@@ -172,8 +171,8 @@ class Experiment:
         return self.summary()
 
     def stop(self):
-        """Asks every worker to leave its loop (the run then ends cleanly)."""
-        self._stop.set()
+        """Asks every worker to leave its loop (the run then ends cleanly; in sync mode the
+        first worker to leave closes the token queue, which releases the others)."""
         for run in self._runs:
             run.cancel()
 
