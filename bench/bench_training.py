@@ -3,7 +3,9 @@
   * seed 002's table on full MNIST (20 epochs, sigmoid 784-100-10, GradientDescent 0.001,
     batch 100, async): mean test accuracy of the workers with 1, 2 and 3 workers, against
     TensorFlow 2.21 compat.v1's figures for the same program on this machine class (0.456,
-    0.598, 0.59; bar: within 0.05) -- seed 002's README reports 0.42, 0.58, 0.65
+    0.598, 0.59; bar: within 0.05) -- seed 002's README reports 0.42, 0.58, 0.65; with
+    `--tf-python PY` (a Python that has tensorflow) also against the same program run under
+    TensorFlow on this machine in this run
   * sync with 3 workers, replicas_to_aggregate=3, StopAtStepHook: every worker exits,
     global_step == rounds, and a sync round's time vs an async step's (bar: <= 1.5x)
   * a ps killed (between two checkpoints) and restarted under MonitoredTrainingSession:
@@ -25,7 +27,9 @@ TF_TABLE = {1: 0.456, 2: 0.598, 3: 0.59}
 SEED_TABLE = {1: 0.42, 2: 0.58, 3: 0.65}
 
 
-def seed_table(mnist, epochs):
+def seed_table(mnist, epochs, tf_python=None, data_dir=None):
+    """The sandbox's seed 002 table; with `tf_python` (a Python that has TensorFlow) also the
+    same program under TensorFlow on this machine, in this run (bench/tf_seed_baseline.py)."""
     from sandbox.experiments import Experiment
     rows = []
     for workers in (1, 2, 3):
@@ -41,6 +45,13 @@ def seed_table(mnist, epochs):
                          ratio=f"{acc - TF_TABLE[workers]:+.3f}", bar="|diff| <= 0.05",
                          ok=abs(acc - TF_TABLE[workers]) <= 0.05 if epochs == 20 else None,
                          seconds=seconds))
+        if tf_python:
+            from bench.tf_seed_baseline import tf_seed_accuracy
+            tf_acc = tf_seed_accuracy(tf_python, data_dir, workers, epochs)
+            rows.append(dict(metric="  the same program under TensorFlow, this machine, now",
+                             sandbox=f"{acc:.3f}", baseline=f"{tf_acc:.3f} TF (this run)",
+                             ratio=f"{acc - tf_acc:+.3f}", bar="|diff| <= 0.05",
+                             ok=abs(acc - tf_acc) <= 0.05))
     return rows
 
 
@@ -149,6 +160,9 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="2 epochs instead of 20")
     parser.add_argument("--only", default="table,recovery", help="table, recovery or both")
+    parser.add_argument("--tf-python", default=None,
+                        help="a Python with tensorflow installed: also run seed 002 under "
+                             "TensorFlow here, as a same-run baseline (slow: ~10 min)")
     args = parser.parse_args(argv)
     import logging
     logging.getLogger("sandbox").setLevel(logging.WARNING)
@@ -162,7 +176,7 @@ def main(argv=None):
     epochs = 2 if args.quick else args.epochs
     rows = []
     if "table" in args.only:
-        rows += seed_table(mnist, epochs)
+        rows += seed_table(mnist, epochs, args.tf_python, data_dir)
         rows += sync_round(mnist, min(epochs, 2))
     if "recovery" in args.only:
         rows += ps_recovery(mnist)
