@@ -19,8 +19,11 @@ with TF's exact rule:
 Each op keeps its own generator in its session (created on the op's first run from the two
 seeds), so successive `sess.run` calls of the op give new numbers, and a new session -- or an
 identical graph rebuilt with the same seeds -- replays the same sequence. The numbers themselves
-come from NumPy's PCG64 generator, so they differ from TF's Philox stream: the seeding RULES are
-TF's, the values are not.
+are TF's: they come from its Philox4x32-10 generator and its CPU kernels' conversions (see
+philox.py), so `tf.set_random_seed(1); tf.random_normal([784, 100])` gives the matrix TensorFlow
+2.x gives -- up to the last bit of about 1% of the entries, because TF takes logf and sincosf
+from the C library and the sandbox rounds double-precision ones. RandomShuffle and Multinomial
+follow the seeds but not TF's algorithms.
 """
 import numpy as np
 
