@@ -20,13 +20,12 @@ def where_am_i(server, report, should_stop, greeting):
 
 def assign_on_the_ps(server, report, should_stop, value):
     """A client in the worker's process: its Session talks to the master of that process."""
-    target = "grpc://" + server.cluster_spec.task_address(server.job_name, server.task_index)
     graph = tf.Graph()
     with graph.as_default():
         with tf.device("/job:ps/task:0"):
             v = tf.Variable(0.0, name="shared")
         assign = v.assign(value)
-    with tf.Session(target, graph=graph) as sess:
+    with tf.Session(server.target, graph=graph) as sess:
         sess.run(v.initializer)
         return float(sess.run(assign))
 

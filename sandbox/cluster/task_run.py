@@ -20,7 +20,7 @@ import itertools
 import threading
 import traceback
 
-__all__ = ["TaskRun", "TaskRunError", "serve_run"]
+__all__ = ["TaskRun", "TaskRunError", "read_runs", "serve_run"]
 
 _run_ids = itertools.count(1)
 

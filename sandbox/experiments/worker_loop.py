@@ -31,7 +31,7 @@ def train_worker(server, report, should_stop, config):
     for name, level in config.get("log_levels", {}).items():
         logging.getLogger(name).setLevel(level)
     index = server.task_index
-    target = "grpc://" + server.cluster_spec.task_address("worker", index)   # its own master
+    target = server.target                        # the master of this very process
     data = {name: np.load(path, mmap_mode="r") for name, path in config["data"].items()}
     model = _build(tf, config, index, server.cluster_spec)
     train = _shuffled_training_set(data, config, index)

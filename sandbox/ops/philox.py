@@ -185,20 +185,21 @@ class PhiloxGenerator:
         skip = per_group * _RESERVED_BLOCKS_PER_OUTPUT // 4
         groups = -(-count // per_group)
         out = np.empty(groups * per_group, dtype=dtype)
-        todo = np.arange(groups, dtype=np.uint64)     # the groups still short of values
-        found = np.zeros(groups, dtype=np.uint64)
-        read = 0                                      # blocks each of them has read so far
-        while todo.size:
-            words = philox_at(self.key, base, todo * np.uint64(skip) + np.uint64(read))
-            kind = np.float64 if dtype == np.float64 else np.float32
-            candidates = _normals(words, kind).reshape(todo.size, -1)
-            for value in candidates.T:            # in the order the kernel looks at them
-                take = (np.abs(value) < _TRUNCATE) & (found[todo] < per_group)
-                groups_taking = todo[take]
-                out[groups_taking * np.uint64(per_group) + found[groups_taking]] = value[take]
-                found[groups_taking] += 1
-            read += 1
-            todo = todo[found[todo] < per_group]
+        found = np.zeros(groups, dtype=np.uint64)     # values each group has so far
+        kind = np.float64 if dtype == np.float64 else np.float32
+        for first in range(0, groups, _CHUNK):        # bounded scratch memory, as in _fill
+            todo = np.arange(first, min(groups, first + _CHUNK), dtype=np.uint64)
+            read = 0                                  # blocks each group has read so far
+            while todo.size:                          # the groups still short of values
+                words = philox_at(self.key, base, todo * np.uint64(skip) + np.uint64(read))
+                candidates = _normals(words, kind).reshape(todo.size, -1)
+                for value in candidates.T:            # in the order the kernel looks at them
+                    take = (np.abs(value) < _TRUNCATE) & (found[todo] < per_group)
+                    taking = todo[take]
+                    out[taking * np.uint64(per_group) + found[taking]] = value[take]
+                    found[taking] += 1
+                read += 1
+                todo = todo[found[todo] < per_group]
         return out[:count].reshape(dims)
 
     def permutation(self, n):

@@ -118,6 +118,12 @@ class TaskServer:
     def stopped(self):
         return self._stopped.is_set()
 
+    @property
+    def target(self):
+        """'grpc://host:port' of this server's master, as tf.train.Server.target gives it."""
+        host = self.cluster_spec.task_address(self.job_name, self.task_index).rpartition(":")[0]
+        return f"grpc://{host}:{self.address[1]}"
+
     # -- requests -------------------------------------------------------------------
     def _handle(self, conn, message):
         method = message.get("method") if isinstance(message, dict) else None

@@ -85,8 +85,7 @@ class Server:
         session_config = self._server_def.default_session_config or ConfigProto()
         num_gpus = int((session_config.device_count or {}).get("GPU", 0))
         self._impl = TaskServer(spec, job, index, num_gpus=num_gpus)
-        host = spec.task_address(job, index).rpartition(":")[0]
-        self._target = f"grpc://{host}:{self._impl.address[1]}"
+        self._target = self._impl.target
         if start:
             self.start()
 
