@@ -16,7 +16,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 from bench.bench_foundation import numpy_step  # noqa: E402
-from bench.common import REPO, median, mnist_dir, print_table  # noqa: E402
+from bench.common import REPO, free_port, median, mnist_dir, print_table  # noqa: E402
 
 TF_GRPC_MS = 3.56          # TensorFlow 2.21 compat.v1, same job, this machine class
 
@@ -90,11 +89,7 @@ def _ps_process():
     """A ps task in its own process, from the command line; yields the ClusterSpec."""
     import sandbox as tf
     from sandbox.runtime import transport
-    ports = []
-    for _ in range(2):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            ports.append(s.getsockname()[1])
+    ports = [free_port(), free_port()]
     spec = {"ps": [f"localhost:{ports[0]}"], "worker": [f"localhost:{ports[1]}"]}
     secret = transport.make_secret().hex()
     os.environ[transport.SECRET_ENV] = secret

@@ -1,6 +1,7 @@
 """Helpers shared by the benchmarks: medians, tables, locating full MNIST."""
 import os
 import pathlib
+import socket
 import statistics
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -13,6 +14,13 @@ def mnist_dir(cli_value=None):
         if candidate and (pathlib.Path(candidate) / "train-images-idx3-ubyte.gz").exists():
             return str(candidate)
     return None
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def median(values):

@@ -12,25 +12,18 @@ prints "Test-Accuracy: 0.66"; the baseline is their mean.
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.common import REPO, mnist_dir  # noqa: E402
+from bench.common import REPO, free_port, mnist_dir  # noqa: E402
 
 __all__ = ["tf_seed_accuracy"]
 
 _SANDBOX_IMPORT = "import sandbox as tf\n"
 _TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def tf_seed_accuracy(tf_python, data_dir, workers, epochs=20, timeout=3600):
@@ -42,7 +35,7 @@ def tf_seed_accuracy(tf_python, data_dir, workers, epochs=20, timeout=3600):
     with tempfile.TemporaryDirectory(prefix="sandbox-tf-seed-") as folder:
         program = Path(folder) / "seed_002_tensorflow.py"
         program.write_text(source.replace(_SANDBOX_IMPORT, _TF_IMPORT, 1))
-        ports = [_free_port() for _ in range(workers + 1)]
+        ports = [free_port() for _ in range(workers + 1)]
         common = [f"--ps_hosts=localhost:{ports[0]}",
                   "--worker_hosts=" + ",".join(f"localhost:{p}" for p in ports[1:]),
                   f"--data_dir={data_dir}", f"--training_epochs={epochs}"]
