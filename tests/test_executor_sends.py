@@ -14,8 +14,8 @@ class RecordingRendezvous:
     def send(self, key, value, recv_device, tensor_name):
         self.events.append(("send", tensor_name))
 
-    def flush(self):
-        self.events.append(("flush",))
+    def flush(self, last=False):
+        self.events.append(("last flush",) if last else ("flush",))
 
     def recv(self, key, send_device, tensor_name, step, node_name):
         self.events.append(("recv", tensor_name))
@@ -48,4 +48,4 @@ def test_a_quick_op_between_two_sends_does_not_split_them_and_a_recv_flushes_fir
     executor = Executor(nodes, targets=["send_a", "send_b", "send_sum"])
     executor.run(step=StepState(rendezvous=rendezvous))
     assert rendezvous.events == [("send", "a:0"), ("send", "b:0"), ("flush",),
-                                 ("recv", "in:0"), ("send", "sum:0"), ("flush",)]
+                                 ("recv", "in:0"), ("send", "sum:0"), ("last flush",)]

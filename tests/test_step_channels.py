@@ -133,3 +133,52 @@ def test_wake_interrupts_a_waiting_reader(connected_pair):
     finally:
         pump.release()
         pump.close()
+
+
+def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch):
+    """A sync worker's step ends with the token the ps dequeued for it: the ps sends it to the
+    worker as its last act, then replies to RunGraph. The token travels INSIDE the reply (one
+    message, not two), still traced as a send by the ps, and reaches the worker's _Recv."""
+    import socket
+
+    import sandbox as tf
+    from sandbox.runtime.remote_session import read_trace
+
+    def free_port():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    read = []
+    real_read_one = StepPump._read_one
+
+    def counting_read_one(self, channel):       # what the worker's master reads per step
+        read.append(channel.task)
+        return real_read_one(self, channel)
+
+    monkeypatch.setattr(StepPump, "_read_one", counting_read_one)
+    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
+                                    "worker": [f"localhost:{free_port()}"]})
+    ps = tf.train.Server(cluster, job_name="ps", task_index=0)
+    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            with tf.device("/job:ps/task:0"):
+                queue = tf.FIFOQueue(10, tf.int64, shapes=[[]], name="tokens")
+                fill = queue.enqueue_many([[7, 8, 9]])
+                token = queue.dequeue()
+            with tf.device("/job:worker/task:0"):
+                doubled = token * 2
+        with tf.Session(worker.target, graph=g) as sess:
+            sess.run(fill)
+            read.clear()
+            assert sess.run(doubled) == 14
+            assert read == ["/job:ps/replica:0/task:0"]     # the reply, token inside
+            assert sess.run(doubled) == 16
+        sends = [r for r in read_trace(ps.target) if r.kind == "send"
+                 and r.dst == "/job:worker/replica:0/task:0"]
+        assert [r.tensor for r in sends[-2:]] == [token.name] * 2
+    finally:
+        worker.stop()
+        ps.stop()

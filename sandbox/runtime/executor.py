@@ -247,7 +247,7 @@ class Executor:
                         stats.append((node["name"], node["op"], node.get("device", ""), start,
                                       time.time_ns()))
             if step.rendezvous is not None:
-                step.rendezvous.flush()
+                step.rendezvous.flush(last=True)
             outputs = [vals[s] for s in self._fetch_slots]
             for i, needs_deref in enumerate(self._fetch_deref):
                 if needs_deref:

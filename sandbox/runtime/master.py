@@ -309,7 +309,7 @@ def _dispatch_local(worker, method, kwargs):
         deadline_in = kwargs.pop("deadline_in", None)
         deadline = None if deadline_in is None else time.monotonic() + deadline_in
         return worker.run_graph(kwargs["handle"], kwargs["step_id"], kwargs["feeds"], deadline,
-                                kwargs.get("collect_stats", False))
+                                kwargs.get("collect_stats", False))[:2]
     if method == "RegisterGraph":
         return worker.register_graph(kwargs["session"], kwargs["pieces"])
     if method == "ListDevices":

@@ -9,7 +9,8 @@ those connections until the task replies. For as long as the call lasts, the con
                                    <------------  Tensors: the parameters      (its _Sends)
     its piece: forward, backward
     Tensors: the gradients         ------------>  applies them
-                                   <------------  RunGraph reply
+                                   <------------  RunGraph reply (with the tensors the
+                                                  piece sent last, if any: a sync token)
 
 and WHOEVER WAITS, READS: a _Recv waiting for a tensor, or the master waiting for the replies,
 polls the step's channels itself and takes the next message off the socket, instead of waiting
@@ -173,6 +174,9 @@ class StepPump:
             self._deliver(channel.task, message)
         elif isinstance(message, dict) and ("ok" in message or "error" in message) \
                 and self._on_reply is not None:
+            if message.get("tensors"):            # the callee's last tensors ride on its reply
+                self._deliver(channel.task, {"step_id": self.step_id,
+                                             "items": message["tensors"]})
             self._finish(channel)
             self._on_reply(channel.task, message)
         else:

@@ -134,7 +134,11 @@ class TaskServer:
                 self.worker.receive_tensors(message["step_id"], message["items"], src)
                 return NO_REPLY
             result = self.dispatch(method, message, conn)
-            reply = {"ok": result}
+            if method == "RunGraph":              # [fetched, stats, the piece's last tensors]
+                reply = {"ok": result[:2], "tensors": result[2]} if result[2] else \
+                    {"ok": result[:2]}
+            else:
+                reply = {"ok": result}
         except errors.OpError as e:
             reply = {"error": [e.error_code, e.message, _node_name(e)]}
         except (KeyError, TypeError, ValueError) as e:

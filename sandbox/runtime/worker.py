@@ -36,14 +36,18 @@ class StepRendezvous:
     Sends to another task wait in an outbox until the executor moves on to an op that is not
     a send (see Executor.run): the tensors a piece sends one after another -- all the
     parameters a ps hands to a worker, all the gradients a worker hands back -- travel to
-    each task as ONE message."""
+    each task as ONE message. And the tensors a piece sends LAST to the master that called it
+    (`reply_to`) travel inside the RunGraph reply, which goes out right after: a sync worker's
+    token comes back with the reply of its step, one message instead of two."""
 
-    __slots__ = ("worker", "step_id", "outbox")
+    __slots__ = ("worker", "step_id", "outbox", "reply_to", "held")
 
-    def __init__(self, worker, step_id):
+    def __init__(self, worker, step_id, reply_to=None):
         self.worker = worker
         self.step_id = step_id
         self.outbox = {}                  # task -> [(key, value, tensor name)]
+        self.reply_to = reply_to          # the calling master's task, if its reply may carry
+        self.held = []                    # the last tensors for it, held for that reply
 
     def send(self, key, value, recv_device, tensor_name):
         worker = self.worker
@@ -53,13 +57,16 @@ class StepRendezvous:
         else:
             self.outbox.setdefault(dst_task, []).append((key, value, tensor_name))
 
-    def flush(self):
+    def flush(self, last=False):
         """Ships what waits in the outbox, one message per destination task -- on the step's
         channel to that task if there is one (runtime/step_channels.py), else on the task's
-        connection for tensors."""
+        connection for tensors. `last`: the piece is done; what is for `reply_to` is held
+        for the reply (see take_held)."""
         if not self.outbox:
             return
         outbox, self.outbox = self.outbox, {}
+        if last and self.reply_to in outbox:
+            self.held = outbox.pop(self.reply_to)
         worker = self.worker
         pump = worker.rendezvous.pump_of(self.step_id)
         for dst_task, items in outbox.items():
@@ -71,10 +78,25 @@ class StepRendezvous:
                 pump.send(dst_task, message)
             else:
                 worker.peers.push(dst_task, message)
-            end = time.time()
-            for _, value, tensor_name in items:
-                worker.trace.record("send", worker.task, dst_task, tensor_name,
-                                    getattr(value, "nbytes", 0), self.step_id, start, end)
+            self._traced(dst_task, items, start)
+
+    def take_held(self):
+        """The held tensors as [[key, value], ...] for the RunGraph reply (after the link's
+        simulated delay, as if they went on their own)."""
+        items, self.held = self.held, []
+        if not items:
+            return []
+        start = time.time()
+        message = {"items": [[k, v] for k, v, _ in items]}
+        self.worker.peers.simulate_link(self.reply_to, message, self.step_id)
+        self._traced(self.reply_to, items, start)
+        return message["items"]
+
+    def _traced(self, dst_task, items, start):
+        worker, end = self.worker, time.time()
+        for _, value, tensor_name in items:
+            worker.trace.record("send", worker.task, dst_task, tensor_name,
+                                getattr(value, "nbytes", 0), self.step_id, start, end)
 
     def recv(self, key, send_device, tensor_name, step, node_name):
         return self.worker.rendezvous.recv(self.step_id, key, step, node_name,
@@ -140,9 +162,12 @@ class WorkerService:
 
     def run_graph(self, handle, step_id, feeds, deadline=None, collect_stats=False,
                   conn=None, caller=None):
-        """Runs every piece of graph `handle` for one step; returns {tensor name: value}.
-        `conn`: the connection the RunGraph request of the master at task `caller` came on;
-        it carries the step's tensors to and from that task (runtime/step_channels.py)."""
+        """Runs every piece of graph `handle` for one step; returns ({tensor name: value},
+        stats, last tensors). `conn`: the connection the RunGraph request of the master at
+        task `caller` came on; it carries the step's tensors to and from that task
+        (runtime/step_channels.py), and the reply carries the last ones ([[key, value], ...],
+        empty unless the graph is a single piece: with several, one piece may still wait for
+        what another one sent)."""
         graph = self._graphs.get(handle)
         if graph is None:
             raise errors.AbortedError(None, None, f"Graph handle {handle} is not registered on "
@@ -155,7 +180,8 @@ class WorkerService:
                         on_release=self.rendezvous.notify)
         self.rendezvous.attach(step_id, pump)
         try:
-            return self._run_graph(graph, step_id, feeds, deadline, collect_stats)
+            return self._run_graph(graph, step_id, feeds, deadline, collect_stats,
+                                   reply_to=caller if len(graph.executors) == 1 else None)
         finally:
             self.rendezvous.detach(step_id)
             pump.close()
@@ -164,13 +190,13 @@ class WorkerService:
         """A Tensors message read off a step channel by the thread that waits in the step."""
         self.receive_tensors(message["step_id"], message["items"], src, pumped=True)
 
-    def _run_graph(self, graph, step_id, feeds, deadline, collect_stats):
+    def _run_graph(self, graph, step_id, feeds, deadline, collect_stats, reply_to=None):
         results, stats, failures = {}, [], []
         states = []
 
         def run_piece(device, executor):
             step = StepState(step_id, deadline=deadline, collect_stats=collect_stats,
-                             rendezvous=StepRendezvous(self, step_id))
+                             rendezvous=StepRendezvous(self, step_id, reply_to))
             states.append(step)
             try:
                 values = executor.run([feeds[name] for name in executor.feeds], step)
@@ -205,7 +231,8 @@ class WorkerService:
             self.rendezvous.cleanup(step_id)
         if failures:
             raise _root_cause(failures)
-        return results, stats
+        held = [item for state in states for item in state.rendezvous.take_held()]
+        return results, stats, held
 
     def _straggle(self, step_id, elapsed, states):
         """A simulated slow machine (runtime/simulation.py): make the step last longer."""
