@@ -115,9 +115,9 @@ class _Accumulator:
 
     def _take(self, need):
         used, extra = self.grads[:need], len(self.grads) - need
-        total = used[0].copy()
-        for g in used[1:]:
-            total += g                          # our own copy: adding in place is safe
+        total = used[0].copy() if need == 1 else np.add(used[0], used[1])
+        for g in used[2:]:
+            total += g                          # our own array: adding in place is safe
         if self.reduction_type == "MEAN":
             total /= total.dtype.type(need)
         self.num_dropped += extra               # arrived for this round after it was full

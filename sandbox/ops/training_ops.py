@@ -99,7 +99,12 @@ class ApplyGradientDescent(OpDef):
 
     def kernel(var, alpha, delta, T=None, use_locking=False):
         with _locked((var,), use_locking):
-            new = _read(var, delta) - alpha * delta
+            value, new = _read(var, delta), alpha * delta
+            if new.__class__ is np.ndarray and new.shape == value.shape and \
+                    new.dtype == value.dtype:
+                np.subtract(value, new, out=new)     # one fresh array, not two
+            else:
+                new = value - new
             var.value = new
         return new
 
