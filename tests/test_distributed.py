@@ -1,7 +1,6 @@
 """The cluster runtime on real processes and real sockets (127.0.0.1): servers, remote
 sessions, placement across tasks, shared variables, failures, tracing."""
 import json
-import socket
 import threading
 import time
 
@@ -13,12 +12,7 @@ from sandbox.client.timeline import Timeline
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import master as master_module
 from sandbox.runtime.remote_session import read_trace
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.ports import free_port
 
 
 @pytest.fixture(scope="module")

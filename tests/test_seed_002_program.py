@@ -4,20 +4,15 @@ import os
 import pathlib
 import re
 import signal
-import socket
 import subprocess
 import sys
 
 import pytest
 
+from tests.ports import free_port
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SECRET = "feedfacecafebeef" * 3
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_seed_002_runs_as_one_ps_and_two_worker_processes(tmp_path):

@@ -8,6 +8,7 @@ import pytest
 from sandbox.framework import errors
 from sandbox.runtime import transport
 from sandbox.runtime.step_channels import CHANNEL_MAX_BYTES, Channel, StepPump
+from tests.ports import free_port
 
 SECRET = b"s" * 32
 
@@ -139,15 +140,8 @@ def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch):
     """A sync worker's step ends with the token the ps dequeued for it: the ps sends it to the
     worker as its last act, then replies to RunGraph. The token travels INSIDE the reply (one
     message, not two), still traced as a send by the ps, and reaches the worker's _Recv."""
-    import socket
-
     import sandbox as tf
     from sandbox.runtime.remote_session import read_trace
-
-    def free_port():
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return s.getsockname()[1]
 
     read = []
     real_read_one = StepPump._read_one

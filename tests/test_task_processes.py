@@ -15,15 +15,10 @@ import pytest
 import sandbox as tf
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import cluster_secret
+from tests.ports import free_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def port_is_free(port):
