@@ -329,6 +329,38 @@ def test_one_worker_in_lockstep_is_plain_gradient_descent():
     assert runs == rounds + 1 and dropped == 1      # the first token lets a stale step in
 
 
+class _CheckedGradientDescent(tf.train.GradientDescentOptimizer):
+    """Gradient descent that refuses a NaN in the (averaged) gradients it applies."""
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        checked = [(tf.check_numerics(g, "averaged gradient"), v) for g, v in grads_and_vars]
+        return super().apply_gradients(checked, global_step, name)
+
+
+def test_a_failing_update_ends_training_with_its_error_instead_of_a_hang(caplog):
+    """The chief's queue runner fails (a NaN reaches check_numerics in the update). TF would
+    leave the worker blocked on the token queue for ever; the sandbox closes the queue, the
+    loop ends, and the session raises the runner's error (module docstring, rule 10)."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    gs = tf.train.get_or_create_global_step()
+    w = tf.Variable(tf.ones([2]), name="w")
+    loss = tf.reduce_sum(w * x)
+    sync = SyncReplicasOptimizer(_CheckedGradientDescent(0.1), 1)
+    train_op = sync.minimize(loss, global_step=gs)
+    hooks = [sync.make_session_run_hook(is_chief=True), StopAtStepHook(last_step=1000)]
+    steps = 0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="averaged gradient"):
+        with MonitoredTrainingSession(master="", is_chief=True, hooks=hooks,
+                                      save_checkpoint_secs=None, save_summaries_steps=None,
+                                      log_step_count_steps=None) as sess:
+            while not sess.should_stop():
+                value = [np.nan, 1.0] if steps == 3 else [1.0, 2.0]
+                sess.run(train_op, {x: np.array(value, np.float32)})
+                steps += 1
+    assert steps == 3                            # the step fed the NaN is the last
+    assert "Closing the sync token queue" in caplog.text
+
+
 # -- three workers on a LocalCluster -----------------------------------------------------
 
 C = [1.0, 1000.0, 1e6]      # worker i's gradient is C[i]: an update's digits say who took part

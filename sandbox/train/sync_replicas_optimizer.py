@@ -54,6 +54,13 @@ another worker has left and a round can no longer fill). In the sandbox:
      A new chief empties and reopens the queue before its first tokens; still, to train again
      on the same tasks, reset them first (tf.Session.reset(target)): a worker cannot tell a
      queue closed by the last training from one its new chief has not reopened yet.
+ 10. When the chief's queue runner FAILS (its update raised, say an InvalidArgumentError) the
+     chief's training stops with that error -- and no round will ever come again. TF leaves
+     every worker, the chief included, blocked on the token queue. The sandbox's runner also
+     closes the token queue then: the workers leave at their next token, and the chief's
+     MonitoredTrainingSession raises the runner's error. (Not for the errors a
+     MonitoredTrainingSession recovers from -- a ps that died, AbortedError, UnavailableError
+     -- after which training goes on.)
 """
 import numpy as np
 
@@ -220,10 +227,11 @@ class SyncReplicasOptimizer(Optimizer):
                 cancel_op = control_flow_ops.group(
                     dummy_queue.close(cancel_pending_enqueues=True), *cancels,
                     name="sync_replicas_queue_runner_cancel")
-                self._chief_queue_runner = QueueRunner(
+                self._chief_queue_runner = _ChiefQueueRunner(
                     dummy_queue, [sync_op], cancel_op=cancel_op,
                     queue_closed_exception_types=(errors.OutOfRangeError,
-                                                  errors.CancelledError))
+                                                  errors.CancelledError),
+                    close_token_queue_op=self.close_token_queue_op)
 
             for accum, dev in self._accumulator_list:
                 with graph.device(dev):
@@ -281,6 +289,31 @@ class SyncReplicasOptimizer(Optimizer):
     def make_session_run_hook(self, is_chief, num_tokens=-1):
         """Creates a hook to handle SyncReplicasHook ops such as initialization."""
         return _SyncReplicasOptimizerHook(self, is_chief, num_tokens)
+
+
+class _ChiefQueueRunner(QueueRunner):
+    """TF's chief queue runner, plus rule 10 of the module docstring: a stop caused by an error
+    that ends the training also closes the token queue, so that nobody waits for the next
+    round forever."""
+
+    _RECOVERABLE = (errors.AbortedError, errors.UnavailableError)
+
+    def __init__(self, *args, close_token_queue_op=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._close_token_queue_op = close_token_queue_op
+
+    def _close_on_stop(self, sess, cancel_op, coord):
+        coord.wait_for_stop()
+        error = (coord._exc_info_to_raise or (None, None))[1]
+        if error is not None and not isinstance(error, self._RECOVERABLE):
+            logger.error("The chief's sync queue runner stopped on %s: %s. Closing the sync "
+                         "token queue, so that every worker leaves its loop.",
+                         type(error).__name__, getattr(error, "message", error))
+            try:
+                sess.run(self._close_token_queue_op)
+            except Exception as e:                # the ps may be gone too
+                logger.info("Could not close the sync token queue: %s", e)
+        super()._close_on_stop(sess, cancel_op, coord)      # returns at once: stopped
 
 
 class _SyncReplicasOptimizerHook(SessionRunHook):
