@@ -69,6 +69,7 @@ class _Accumulator:
         self.owner = owner                  # task name, for messages
         self.global_step = 0
         self.grads = []                     # fresh gradients of this round, in arrival order
+        self.total = None                   # their running sum (TF's accum_grad_): our array
         self.replicas = []                  # who sent each of them ('' if unknown)
         self.seen_replicas = set()          # every replica that ever sent a gradient
         self.num_dropped = 0
@@ -88,9 +89,18 @@ class _Accumulator:
                 self.num_dropped += 1          # stale: computed before the last update
                 return
             self._validate(grad, node)
+            self._add(grad)
             self.grads.append(grad)
             self.replicas.append(replica)
             self._flush()
+
+    def _add(self, grad):
+        """Adds a fresh gradient to the running sum as it arrives, as TF's accumulator does:
+        when the last one of a round comes, little is left to do before the update."""
+        if self.total is None:
+            self.total = np.array(grad, copy=True)
+        else:
+            self.total += grad                  # our own array: adding in place is safe
 
     def _validate(self, grad, node):
         if self.grads and self.grads[0].shape != grad.shape:
@@ -115,13 +125,16 @@ class _Accumulator:
 
     def _take(self, need):
         used, extra = self.grads[:need], len(self.grads) - need
-        total = used[0].copy() if need == 1 else np.add(used[0], used[1])
-        for g in used[2:]:
-            total += g                          # our own array: adding in place is safe
+        if not extra:
+            total = self.total                  # the running sum of exactly these
+        else:                                   # more came than asked for: the first `need`
+            total = used[0].copy() if need == 1 else np.add(used[0], used[1])
+            for g in used[2:]:
+                total += g
         if self.reduction_type == "MEAN":
             total /= total.dtype.type(need)
         self.num_dropped += extra               # arrived for this round after it was full
-        self.grads, self.replicas = [], []
+        self.grads, self.replicas, self.total = [], [], None
         self.global_step += 1
         return total
 
