@@ -105,8 +105,8 @@ def ps_recovery(mnist, steps=600, kill_at=350, save_steps=100):
     restarted; training resumes from the last checkpoint."""
     import sandbox as tf
     from sandbox.cluster import LocalCluster
-    logdir = tempfile.mkdtemp(prefix="sandbox-recovery-")
-    with LocalCluster({"ps": 1, "worker": 1}) as cluster:
+    with tempfile.TemporaryDirectory(prefix="sandbox-recovery-") as logdir, \
+            LocalCluster({"ps": 1, "worker": 1}) as cluster:
         graph = tf.Graph()
         with graph.as_default():
             with tf.device(tf.train.replica_device_setter(worker_device="/job:worker/task:0",
