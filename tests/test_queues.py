@@ -88,3 +88,19 @@ def test_queue_shape_and_dtype_errors():
             sess.run(q.enqueue(p), {p: np.zeros(3)})
     with pytest.raises(ValueError, match="min_after_dequeue"):
         tf.RandomShuffleQueue(5, 5, tf.int32)
+
+
+def test_a_blocked_dequeue_says_what_it_waits_for(monkeypatch, capsys):
+    """Every few seconds a waiting dequeue names its queue and how full it is ("unbounded"
+    for a queue without a capacity, like SyncReplicasOptimizer's token queue)."""
+    from sandbox.ops import data_flow_ops
+    monkeypatch.setattr(data_flow_ops, "_LOG_EVERY", 0.2)
+    unbounded = tf.FIFOQueue(2**31 - 1, tf.int64, shapes=[[]], name="tokens")
+    small = tf.FIFOQueue(3, tf.int64, shapes=[[]], name="small")
+    with tf.Session() as sess:
+        for q in (unbounded, small):
+            with pytest.raises(tf.errors.DeadlineExceededError):
+                sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=700))
+    out = capsys.readouterr().out
+    assert "still waiting to dequeue from queue 'tokens' (0 of unbounded elements" in out
+    assert "still waiting to dequeue from queue 'small' (0 of 3 elements" in out

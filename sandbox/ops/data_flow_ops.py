@@ -61,7 +61,7 @@ class _Queue:
             if now - last >= _LOG_EVERY:
                 last = now
                 print(f"[{self.owner}] {node} still waiting to {what} queue {self.name!r} "
-                      f"({len(self.items)} of {self.capacity or 'unbounded'} elements, "
+                      f"({len(self.items)} of {_capacity_text(self.capacity)} elements, "
                       f"{now - started:.0f} s so far)", flush=True)
 
     def enqueue(self, elements, step, node):
@@ -127,6 +127,10 @@ class _Queue:
             self.closed = True
             self.cancel_pending = self.cancel_pending or bool(cancel_pending_enqueues)
             self.cond.notify_all()
+
+
+def _capacity_text(capacity):
+    return str(capacity) if capacity and 0 < capacity < 2**31 - 1 else "unbounded"
 
 
 def _kind(q):
