@@ -16,11 +16,19 @@ def mnist_dir(cli_value=None):
     return None
 
 
+_given = set()
+
+
 def free_port():
-    """A TCP port of 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port of 127.0.0.1 that nothing listens on right now, never one this process was
+    given before (the kernel may hand out a just-released port again at once)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _given:
+            _given.add(port)
+            return port
 
 
 def median(values):

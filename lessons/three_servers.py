@@ -5,14 +5,22 @@ import socket
 import sandbox as tf
 
 
-def free_port():
-    with socket.socket() as s:
+def free_ports(n):
+    """n different ports of 127.0.0.1 that nothing listens on (all n are held open while
+    they are chosen, so the kernel cannot hand out one of them twice)."""
+    sockets = [socket.socket() for _ in range(n)]
+    for s in sockets:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
 
 
-cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
-                                "worker": [f"localhost:{free_port()}", f"localhost:{free_port()}"]})
+ps_port, worker0_port, worker1_port = free_ports(3)
+cluster = tf.train.ClusterSpec({"ps": [f"localhost:{ps_port}"],
+                                "worker": [f"localhost:{worker0_port}",
+                                           f"localhost:{worker1_port}"]})
 print(cluster.as_cluster_def())
 ps = tf.train.Server(cluster, job_name="ps", task_index=0)
 worker0 = tf.train.Server(cluster, job_name="worker", task_index=0)
