@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from bench.common import free_port
 from sandbox.client.timeline import Timeline
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import master as master_module
 from sandbox.runtime.remote_session import read_trace
-from tests.ports import free_port
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.ports import free_port
+from bench.common import free_port
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SECRET = "feedfacecafebeef" * 3

@@ -5,10 +5,10 @@ import threading
 import numpy as np
 import pytest
 
+from bench.common import free_port
 from sandbox.framework import errors
 from sandbox.runtime import transport
 from sandbox.runtime.step_channels import CHANNEL_MAX_BYTES, Channel, StepPump
-from tests.ports import free_port
 
 SECRET = b"s" * 32
 

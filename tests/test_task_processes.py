@@ -13,9 +13,9 @@ import time
 import pytest
 
 import sandbox as tf
+from bench.common import free_port
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import cluster_secret
-from tests.ports import free_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef"
