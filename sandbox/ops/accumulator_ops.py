@@ -128,8 +128,8 @@ class _Accumulator:
         if not extra:
             total = self.total                  # the running sum of exactly these
         else:                                   # more came than asked for: the first `need`
-            total = used[0].copy() if need == 1 else np.add(used[0], used[1])
-            for g in used[2:]:
+            total = used[0].copy()
+            for g in used[1:]:
                 total += g
         if self.reduction_type == "MEAN":
             total /= total.dtype.type(need)

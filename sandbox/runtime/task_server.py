@@ -135,8 +135,7 @@ class TaskServer:
                 return NO_REPLY
             result = self.dispatch(method, message, conn)
             if method == "RunGraph":              # [fetched, stats, the piece's last tensors]
-                reply = {"ok": result[:2], "tensors": result[2]} if result[2] else \
-                    {"ok": result[:2]}
+                reply = {"ok": result[:2], "tensors": result[2]}
             else:
                 reply = {"ok": result}
         except errors.OpError as e:

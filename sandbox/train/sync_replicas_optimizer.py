@@ -304,7 +304,11 @@ class _ChiefQueueRunner(QueueRunner):
 
     def _close_on_stop(self, sess, cancel_op, coord):
         coord.wait_for_stop()
-        error = (coord._exc_info_to_raise or (None, None))[1]
+        try:
+            coord.raise_requested_exception()          # the error that stopped us, if any
+            error = None
+        except Exception as e:
+            error = e
         if error is not None and not isinstance(error, self._RECOVERABLE):
             logger.error("The chief's sync queue runner stopped on %s: %s. Closing the sync "
                          "token queue, so that every worker leaves its loop.",
