@@ -4,7 +4,10 @@
     GradientDescent, batch 100, laid out as seed 002 runs it (the worker process holds the
     worker's server and the client; the ps is another process): ms per training step vs
     TensorFlow 2.21 compat.v1's gRPC runtime on the same job (3.56 ms/step measured on this
-    machine class: bar <= 0.5x) and vs the hand-written NumPy step measured here (bar <= 3x)
+    machine class: bar <= 0.5x) and vs the hand-written NumPy step measured here (bar <= 3x);
+    with `--tf-python PY` (a Python that has tensorflow) also vs TensorFlow's step measured on
+    this machine in this run (bench/tf_step_baseline.py), once before and once after the
+    sandbox's rounds
   * fetching a 256 MB float32 variable from a ps into the client: >= 25% of the speed of a
     NumPy copy of the same array
   * LocalCluster({'ps': 1, 'worker': 3}) up and answering: <= 1.5 s; idle CPU of its tasks
@@ -157,17 +160,32 @@ def main(argv=None):
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=["step"], help="measure only the training step")
+    parser.add_argument("--tf-python", default=None,
+                        help="a Python that has tensorflow: also time TF's step in this run")
     args = parser.parse_args(argv)
     from sandbox.examples.tutorials.mnist import input_data
     data_dir = mnist_dir(args.data_dir)
     mnist = input_data.read_data_sets(data_dir or "data/mnist", one_hot=True, seed=0)
     rounds = 3 if args.quick else 5
     rows = []
+    tf_ms = []
+    if args.tf_python and data_dir is not None:
+        from bench.tf_step_baseline import tf_step_ms
+        tf_ms.append(tf_step_ms(args.tf_python, data_dir, rounds))
     cluster_ms, numpy_ms = bench_step(mnist, rounds, 300)
     rows.append(dict(metric="seed job step, 1 ps + 1 worker (ms)", sandbox=f"{cluster_ms:.3f}",
                      baseline=f"{TF_GRPC_MS:.2f} (TF 2.21 gRPC, measured before)",
                      ratio=f"{cluster_ms / TF_GRPC_MS:.2f}", bar="<= 0.5",
                      ok=cluster_ms / TF_GRPC_MS <= 0.5))
+    if tf_ms:
+        tf_ms.append(tf_step_ms(args.tf_python, data_dir, rounds))
+        tf_now = sum(tf_ms) / 2
+        rows.append(dict(metric="  same step vs TF gRPC timed in this run (ms)",
+                         sandbox=f"{cluster_ms:.3f}",
+                         baseline=f"{tf_now:.3f} (TF, before {tf_ms[0]:.2f} / after "
+                                  f"{tf_ms[1]:.2f})",
+                         ratio=f"{cluster_ms / tf_now:.2f}", bar="<= 0.5",
+                         ok=cluster_ms / tf_now <= 0.5))
     rows.append(dict(metric="  same step vs hand NumPy (ms)", sandbox=f"{cluster_ms:.3f}",
                      baseline=f"{numpy_ms:.3f} (NumPy, this run)",
                      ratio=f"{cluster_ms / numpy_ms:.2f}", bar="<= 3",
