@@ -27,8 +27,12 @@ float, bool, None) -- plus the few types a TF runtime needs:
     prefix    16 bytes, little-endian: magic b"TFSB", version u16, flags u16 (0),
               header length u32, number of buffers u32
     table     the length of each buffer, u64 each
-    header    the message as JSON, as Python's json module writes it (NaN and Infinity
-              included; non-ASCII characters escaped, so the header is plain ASCII)
+    header    the message as UTF-8 JSON. orjson writes and reads it when it is installed
+              (several times faster than Python's json module; up to 64 KiB, the usual
+              size -- bigger ones go to Python's json). A header orjson cannot
+              write -- NaN, Infinity, integers beyond 64 bits -- is written by Python's json
+              with a leading space (still JSON), which tells the receiver to read it with
+              Python's json too (orjson would read a big integer as a float)
     buffers   buffer 0, buffer 1, ... raw bytes, back to back
 
 Big arrays are never copied on the way. The sender gives the kernel memoryviews of the arrays
@@ -67,6 +71,10 @@ except ImportError:                                   # Windows
 import struct
 
 import numpy as np
+try:
+    import orjson
+except ImportError:                                   # optional: Python's json does it all
+    orjson = None
 
 from ..framework import dtypes as _dtypes
 from ..framework import tensor_shape as _tensor_shape
@@ -116,6 +124,7 @@ class _Encoder:
     def __init__(self, max_depth):
         self.max_depth = max_depth
         self.buffers = []
+        self.finite = True            # no NaN or Infinity met (orjson would write null)
 
     def add_buffer(self, data):
         self.buffers.append(memoryview(data).cast("B"))
@@ -135,8 +144,14 @@ class _Encoder:
             return self.strings(x) if x.dtype.kind == "O" else self.array(x)
         if kind is list:
             return [v if type(v) in _PLAIN else self.walk(v, depth + 1) for v in x]
+        if kind is float:
+            if not math.isfinite(x):
+                self.finite = False
+            return x
         if isinstance(x, np.generic):                 # before float: np.float64 is a float
             return self.scalar(x)
+        if isinstance(x, float) and not math.isfinite(x):
+            self.finite = False
         if x is None or isinstance(x, (bool, int, float, str)):
             return x
         if isinstance(x, np.ndarray):
@@ -192,6 +207,17 @@ class _Encoder:
 _to_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
+def _dumps(tree, finite):
+    """The header's bytes: by orjson if it can say everything in `tree`, else by json,
+    after a space that tells _parse_header so."""
+    if orjson is not None and finite:
+        try:
+            return orjson.dumps(tree)
+        except orjson.JSONEncodeError:                # e.g. an int beyond 64 bits
+            pass
+    return b" " + _to_json(tree).encode("ascii")
+
+
 def _check_dtype_to_send(dtype):
     if dtype.str not in _SENDABLE:
         _check_dtype_text(dtype)
@@ -213,7 +239,7 @@ def encode(obj, limits=DEFAULT_LIMITS):
     FrameError if the message breaks `limits`."""
     encoder = _Encoder(limits.max_depth)
     tree = encoder.walk(obj)
-    header = _to_json(tree).encode("ascii")
+    header = _dumps(tree, encoder.finite)
     _check_sizes(len(header), len(encoder.buffers), sum(b.nbytes for b in encoder.buffers),
                  limits, "to send")
     return header, encoder.buffers
@@ -235,17 +261,28 @@ def _check_sizes(header_len, n_buffers, buffer_bytes, limits, what="received"):
 
 
 # -- decoding: (JSON header, buffers) -> Python value ----------------------------------------
+class _NeedsTwoPasses(Exception):
+    """A frame holds bytes, string tensors or NumPy scalars: their values are built from
+    bytes that have not arrived yet, so it is decoded in two passes."""
+
+
 class _Decoder:
     """Walks a parsed header and rebuilds the message from the buffers.
 
     Without buffers (buffers=None) it only CHECKS the header against the buffer lengths --
-    recv_message does that before it allocates anything -- and returns a meaningless tree."""
+    recv_message does that before it allocates anything -- and returns a meaningless tree.
+    With `into` (a list, one entry per buffer) it checks and builds in ONE pass, before the
+    buffers arrive: each array is allocated empty where it is met, and `into[i]` is the
+    memory buffer i must be received into (the array's own bytes). Frames that hold anything
+    but arrays raise _NeedsTwoPasses."""
 
-    def __init__(self, lengths, buffers, max_depth):
+    def __init__(self, lengths, buffers, max_depth, into=None):
         self.lengths = lengths
         self.buffers = buffers
         self.max_depth = max_depth
         self.used = [False] * len(lengths)
+        self.into = into
+        self.checking = buffers is None and into is None   # the first of two passes
 
     def run(self, tree):
         value = self.walk(tree, 0)
@@ -257,7 +294,7 @@ class _Decoder:
         if depth > self.max_depth:
             raise FrameError(f"message is nested deeper than {self.max_depth} levels")
         kind = type(node)
-        checking = self.buffers is None               # the first pass builds nothing
+        checking = self.checking                      # the first pass builds nothing
         if kind is list:                              # leaves are kept as they are
             if checking:
                 for x in node:
@@ -303,24 +340,35 @@ class _Decoder:
     # one method per marker: "__nd__" -> decode_nd
     def decode_nd(self, node, depth):
         dtype, shape = _parse_dtype(node["dtype"]), _parse_shape(node["shape"])
-        buf = self.take_buffer(node["__nd__"], math.prod(shape) * dtype.itemsize)
-        if buf is None:
-            return None
+        index = node["__nd__"]
+        buf = self.take_buffer(index, math.prod(shape) * dtype.itemsize)
         try:
+            if self.into is not None:                 # one pass: its bytes will land in it
+                array = np.empty(shape, dtype=dtype)
+                self.into[index] = array.reshape(-1).view(np.uint8)
+                return array
+            if buf is None:
+                return None
             return np.frombuffer(buf, dtype=dtype).reshape(shape)
         except ValueError as e:                       # e.g. too many dimensions for NumPy
             raise FrameError(f"cannot build an array of shape {shape}: {e}") from None
 
     def decode_scalar(self, node, depth):
+        if self.into is not None:
+            raise _NeedsTwoPasses
         dtype = _parse_dtype(node["dtype"])
         buf = self.take_buffer(node["__scalar__"], dtype.itemsize)
         return None if buf is None else np.frombuffer(buf, dtype=dtype)[0]
 
     def decode_bytes(self, node, depth):
+        if self.into is not None:
+            raise _NeedsTwoPasses
         buf = self.take_buffer(node["__bytes__"])
         return None if buf is None else bytes(buf)
 
     def decode_strs(self, node, depth):
+        if self.into is not None:
+            raise _NeedsTwoPasses
         shape, lengths = _parse_shape(node["shape"]), node["lengths"]
         if not isinstance(lengths, list) or len(lengths) != math.prod(shape) or \
                 not all(type(n) is int and n >= 0 for n in lengths):
@@ -390,7 +438,7 @@ _MARKERS = {
 
 _MARKER_SET = frozenset(_MARKERS)
 _NESTED = frozenset((dict, list))
-_PLAIN = frozenset((str, int, float, bool, type(None)))
+_PLAIN = frozenset((str, int, bool, type(None)))     # (floats are checked: NaN, Infinity)
 _DECODERS = {marker: getattr(_Decoder, "decode_" + marker.strip("_")) for marker in _MARKERS}
 
 
@@ -420,7 +468,17 @@ def _parse_shape(shape):
     return shape
 
 
+_ORJSON_MAX_BYTES = 65536
+
+
 def _parse_header(header):
+    # orjson for the usual small header (it builds a document tree of up to 16 bytes per
+    # byte of JSON before the values: bounded, it cannot amplify a malformed frame much)
+    if orjson is not None and len(header) <= _ORJSON_MAX_BYTES and header[:1] != b" ":
+        try:
+            return orjson.loads(header)
+        except orjson.JSONDecodeError as e:
+            raise FrameError(f"header is not valid JSON: {e}") from None
     try:
         return json.loads(bytes(header).decode("utf-8"))
     except (ValueError, RecursionError) as e:         # UnicodeDecodeError is a ValueError
@@ -535,14 +593,21 @@ class FrameReader:
         tree = _parse_header(memoryview(rest)[8 * n_buffers:])
         if not lengths:                                    # nothing to allocate: one pass
             return _Decoder(lengths, [], limits.max_depth).run(tree)
-        _Decoder(lengths, None, limits.max_depth).run(tree)   # check all, allocate nothing
-        buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
+        buffers = [None] * n_buffers
+        try:                                               # arrays only (the usual frame):
+            message = _Decoder(lengths, None, limits.max_depth, into=buffers).run(tree)
+        except _NeedsTwoPasses:                            # check all, allocate nothing,
+            _Decoder(lengths, None, limits.max_depth).run(tree)    # then build
+            buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
+            message = None
         views = [memoryview(b) for b in buffers if b.nbytes]
         while views and self._end > self._start:          # what came with the header
             got = self._take_into(views[0])
             views = _advance(views, got)
         _recv_all(self.sock, views, "buffers")
-        return _Decoder(lengths, buffers, limits.max_depth).run(tree)
+        if message is None:
+            message = _Decoder(lengths, buffers, limits.max_depth).run(tree)
+        return message
 
     def frame_ready(self):
         """True if a whole frame (or the end of the stream) can be read without waiting for
