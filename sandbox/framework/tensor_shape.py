@@ -116,6 +116,15 @@ class TensorShape:
         return n
 
     def is_compatible_with(self, other):
+        if type(other) is tuple and self._dims is not None and \
+                len(other) == len(self._dims):      # e.g. an array's shape: no objects to build
+            for d, n in zip(self._dims, other):
+                if type(n) is not int:
+                    break                           # (a Dimension, None, ...: the long way)
+                if d.value is not None and d.value != n:
+                    return False
+            else:
+                return True
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return True

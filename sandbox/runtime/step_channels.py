@@ -94,6 +94,7 @@ class StepPump:
         self._on_release = on_release      # wakes threads that wait for the claim
         self._claim = threading.Lock()
         self._wake_r, self._wake_w = _take_waker()
+        self._woken = False              # a wake-up byte may wait in _wake_r
         self._by_fd = {c.conn.fileno(): c for c in channels}
         self._poll = select.poll() if hasattr(select, "poll") else None
         if self._poll is not None:
@@ -121,6 +122,7 @@ class StepPump:
             self._wake_w.send(b"!")
         except (BlockingIOError, OSError):
             pass                     # already woken (buffer full) or closing
+        self._woken = True
 
     @property
     def open_channels(self):
@@ -231,11 +233,8 @@ class StepPump:
         channel.conn.writable(0.01)
 
     def close(self):
-        if self._poll is not None:
-            for fd in list(self._by_fd) + [self._wake_r.fileno()]:
-                try:
-                    self._poll.unregister(fd)
-                except (KeyError, ValueError, OSError):
-                    pass
-        self._drain_wake()
+        """Gives the waker back, emptied, for another step (the poll object, which holds no
+        resource of the kernel, goes with the pump)."""
+        if self._woken:
+            self._drain_wake()
         _give_back_waker(self._wake_r, self._wake_w)
