@@ -45,6 +45,15 @@ def _tf():
 
 
 def _run_ps(spec):
+    """TF's ps joins for ever: it leaves when the process that started it is gone."""
+    import threading
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch_parent, daemon=True).start()
     tf = _tf()
     server = tf.train.Server(tf.train.ClusterSpec(spec), job_name="ps", task_index=0)
     server.join()
