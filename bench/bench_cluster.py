@@ -52,6 +52,15 @@ def build_seed_job(tf, ps_device="/job:ps/task:0", worker_device="/job:worker/ta
     return x, y_, loss, train_op, tf.global_variables_initializer()
 
 
+def step_ms(sess, x, y_, loss, train_op, batches):
+    """Milliseconds per training step of the seed job over `batches` (one round). Takes
+    any TF-1 module's session: the TensorFlow baseline (tf_step_baseline.py) uses it too."""
+    start = time.perf_counter()
+    for bx, by in batches:
+        sess.run([train_op, loss], {x: bx, y_: by})
+    return 1000 * (time.perf_counter() - start) / len(batches)
+
+
 def bench_step(mnist, rounds, steps):
     """The seed program's layout: the ps is its own process, started from the command line
     (`python -m sandbox task`); this process is the worker -- it runs the worker's server and
@@ -71,13 +80,9 @@ def bench_step(mnist, rounds, steps):
                 x, y_, loss, train_op, init = build_seed_job(tf)
             with tf.Session(server.target, graph=g) as sess:
                 sess.run(init)
-                for bx, by in batches[:20]:
-                    sess.run([train_op, loss], {x: bx, y_: by})
+                step_ms(sess, x, y_, loss, train_op, batches[:20])       # warm-up
                 for _ in range(rounds):
-                    t = time.perf_counter()
-                    for bx, by in batches:
-                        sess.run([train_op, loss], {x: bx, y_: by})
-                    cluster_ms.append(1000 * (time.perf_counter() - t) / steps)
+                    cluster_ms.append(step_ms(sess, x, y_, loss, train_op, batches))
                     t = time.perf_counter()
                     for bx, by in batches:
                         numpy_step(params, bx, by, 0.001)

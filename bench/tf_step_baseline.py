@@ -60,7 +60,7 @@ def _run_ps(spec):
 
 
 def _run_worker(data_dir, rounds, steps):
-    from bench.bench_cluster import build_seed_job
+    from bench.bench_cluster import build_seed_job, step_ms
     from bench.common import free_port, median
     from sandbox.examples.tutorials.mnist import input_data   # NumPy only
     tf = _tf()
@@ -77,14 +77,8 @@ def _run_worker(data_dir, rounds, steps):
             x, y_, loss, train_op, init = build_seed_job(tf)
         with tf.Session(server.target, graph=graph) as sess:
             sess.run(init)
-            for bx, by in batches[:20]:
-                sess.run([train_op, loss], {x: bx, y_: by})
-            times = []
-            for _ in range(rounds):
-                start = time.perf_counter()
-                for bx, by in batches:
-                    sess.run([train_op, loss], {x: bx, y_: by})
-                times.append(1000 * (time.perf_counter() - start) / steps)
+            step_ms(sess, x, y_, loss, train_op, batches[:20])           # warm-up
+            times = [step_ms(sess, x, y_, loss, train_op, batches) for _ in range(rounds)]
         print(json.dumps({"ms_per_step": median(times), "rounds": times}), flush=True)
     finally:
         ps.kill()

@@ -144,10 +144,6 @@ class _Encoder:
             return self.strings(x) if x.dtype.kind == "O" else self.array(x)
         if kind is list:
             return [v if type(v) in _PLAIN else self.walk(v, depth + 1) for v in x]
-        if kind is float:
-            if not math.isfinite(x):
-                self.finite = False
-            return x
         if isinstance(x, np.generic):                 # before float: np.float64 is a float
             return self.scalar(x)
         if isinstance(x, float) and not math.isfinite(x):
@@ -593,19 +589,19 @@ class FrameReader:
         tree = _parse_header(memoryview(rest)[8 * n_buffers:])
         if not lengths:                                    # nothing to allocate: one pass
             return _Decoder(lengths, [], limits.max_depth).run(tree)
-        buffers = [None] * n_buffers
+        buffers, two_passes = [None] * n_buffers, False
         try:                                               # arrays only (the usual frame):
             message = _Decoder(lengths, None, limits.max_depth, into=buffers).run(tree)
         except _NeedsTwoPasses:                            # check all, allocate nothing,
             _Decoder(lengths, None, limits.max_depth).run(tree)    # then build
             buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
-            message = None
+            two_passes = True
         views = [memoryview(b) for b in buffers if b.nbytes]
         while views and self._end > self._start:          # what came with the header
             got = self._take_into(views[0])
             views = _advance(views, got)
         _recv_all(self.sock, views, "buffers")
-        if message is None:
+        if two_passes:
             message = _Decoder(lengths, buffers, limits.max_depth).run(tree)
         return message
 
