@@ -53,12 +53,30 @@ def build_seed_job(tf, ps_device="/job:ps/task:0", worker_device="/job:worker/ta
 
 
 def step_ms(sess, x, y_, loss, train_op, batches):
-    """Milliseconds per training step of the seed job over `batches` (one round). Takes
-    any TF-1 module's session: the TensorFlow baseline (tf_step_baseline.py) uses it too."""
+    """Milliseconds per training step of the seed job over `batches` (one round)."""
     start = time.perf_counter()
     for bx, by in batches:
         sess.run([train_op, loss], {x: bx, y_: by})
     return 1000 * (time.perf_counter() - start) / len(batches)
+
+
+def seed_job_rounds(tf, target, batches, rounds, between=None):
+    """Builds the seed job with module `tf` (the sandbox or TensorFlow's compat.v1: the
+    TensorFlow baseline, tf_step_baseline.py, uses this too), initializes it through a
+    Session on `target`, warms up on 20 batches, then times `rounds` rounds over `batches`;
+    returns the milliseconds per step of each round. `between()` runs after each round."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x, y_, loss, train_op, init = build_seed_job(tf)
+    times = []
+    with tf.Session(target, graph=graph) as sess:
+        sess.run(init)
+        step_ms(sess, x, y_, loss, train_op, batches[:20])               # warm-up
+        for _ in range(rounds):
+            times.append(step_ms(sess, x, y_, loss, train_op, batches))
+            if between is not None:
+                between()
+    return times
 
 
 def bench_step(mnist, rounds, steps):
@@ -71,22 +89,18 @@ def bench_step(mnist, rounds, steps):
     rng = np.random.default_rng(1)
     params = [rng.standard_normal((784, 100)).astype(np.float32), np.zeros(100, np.float32),
               rng.standard_normal((100, 10)).astype(np.float32), np.zeros(10, np.float32)]
-    cluster_ms, numpy_ms = [], []
+    numpy_ms = []
+
+    def numpy_round():
+        t = time.perf_counter()
+        for bx, by in batches:
+            numpy_step(params, bx, by, 0.001)
+        numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
+
     with _ps_process() as spec:
         server = tf.train.Server(spec, job_name="worker", task_index=0)
         try:
-            g = tf.Graph()
-            with g.as_default():
-                x, y_, loss, train_op, init = build_seed_job(tf)
-            with tf.Session(server.target, graph=g) as sess:
-                sess.run(init)
-                step_ms(sess, x, y_, loss, train_op, batches[:20])       # warm-up
-                for _ in range(rounds):
-                    cluster_ms.append(step_ms(sess, x, y_, loss, train_op, batches))
-                    t = time.perf_counter()
-                    for bx, by in batches:
-                        numpy_step(params, bx, by, 0.001)
-                    numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
+            cluster_ms = seed_job_rounds(tf, server.target, batches, rounds, numpy_round)
         finally:
             server.stop()
     return median(cluster_ms), median(numpy_ms)

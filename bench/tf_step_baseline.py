@@ -60,7 +60,7 @@ def _run_ps(spec):
 
 
 def _run_worker(data_dir, rounds, steps):
-    from bench.bench_cluster import build_seed_job, step_ms
+    from bench.bench_cluster import seed_job_rounds
     from bench.common import free_port, median
     from sandbox.examples.tutorials.mnist import input_data   # NumPy only
     tf = _tf()
@@ -72,13 +72,7 @@ def _run_worker(data_dir, rounds, steps):
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         server = tf.train.Server(tf.train.ClusterSpec(spec), job_name="worker", task_index=0)
-        graph = tf.Graph()
-        with graph.as_default():
-            x, y_, loss, train_op, init = build_seed_job(tf)
-        with tf.Session(server.target, graph=graph) as sess:
-            sess.run(init)
-            step_ms(sess, x, y_, loss, train_op, batches[:20])           # warm-up
-            times = [step_ms(sess, x, y_, loss, train_op, batches) for _ in range(rounds)]
+        times = seed_job_rounds(tf, server.target, batches, rounds)
         print(json.dumps({"ms_per_step": median(times), "rounds": times}), flush=True)
     finally:
         ps.kill()
