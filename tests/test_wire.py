@@ -389,6 +389,59 @@ def test_malformed_frame_raises_frame_error_before_allocating(name):
     assert peak < 2**20 + 4 * len(frame), f"{peak} bytes allocated"
 
 
+# The decoder reads the [name, array] pairs of a step's tensor messages in a fast path of its
+# own: every bad array descriptor must be refused there exactly as anywhere else.
+BAD_ARRAYS = {
+    "object dtype": ({"__nd__": 0, "dtype": "|O", "shape": [1]}, [b"\0" * 8], "not allowed"),
+    "dtype not str": ({"__nd__": 0, "dtype": 4, "shape": [1]}, ONE, "not allowed"),
+    "negative dim": ({"__nd__": 0, "dtype": "<f4", "shape": [-1]}, ONE, "shape"),
+    "bool dim": ({"__nd__": 0, "dtype": "<f4", "shape": [True]}, ONE, "shape"),
+    "shape not list": ({"__nd__": 0, "dtype": "<f4", "shape": 1}, ONE, "shape"),
+    "length mismatch": ({"__nd__": 0, "dtype": "<f4", "shape": [2]}, ONE, "needs 8"),
+    "no such buffer": ({"__nd__": 1, "dtype": "<f4", "shape": [1]}, ONE, "names buffer"),
+    "index not int": ({"__nd__": "0", "dtype": "<f4", "shape": [1]}, ONE, "names buffer"),
+    "extra key": ({"__nd__": 0, "dtype": "<f4", "shape": [1], "x": 1}, ONE, "exactly the keys"),
+    "missing key": ({"__nd__": 0, "dtype": "<f4", "x": [1]}, ONE, "exactly the keys"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_ARRAYS))
+@pytest.mark.parametrize("where", ["alone", "in a pair", "in a message's items"])
+def test_bad_array_descriptor_is_refused_wherever_it_is(name, where):
+    descriptor, buffers, message = BAD_ARRAYS[name]
+    header = {"alone": descriptor, "in a pair": [["w1/read:0", descriptor]],
+              "in a message's items": {"method": "Tensors", "step_id": 7,
+                                       "items": [["key;b1:0", descriptor]]}}[where]
+    with pytest.raises(FrameError, match=message):
+        receive_bytes(raw_frame(header, buffers))
+    with pytest.raises(FrameError, match=message):
+        wire.decode(json.dumps(header).encode(), buffers)
+
+
+def test_a_buffer_named_twice_by_pairs_is_refused():
+    pair = ["a", {"__nd__": 0, "dtype": "<f4", "shape": [1]}]
+    with pytest.raises(FrameError, match="used twice"):
+        receive_bytes(raw_frame([pair, pair], ONE))
+
+
+def test_name_and_array_pairs_round_trip():
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    items = [["w1", base], ["w1^T", base.T], ["b", np.float32(2.5)], ["flag", np.bool_(True)],
+             ["scalar0d", np.array(3, np.int64)], ["text", b"ab"], ["nested", [base, "x"]],
+             ["strings", np.array([b"a", b"bc"], dtype=object)], ["empty", base[:0]],
+             [1, 2.5], [], ["alone"]]
+    round_trip({"method": "Tensors", "step_id": 2**62, "items": items})
+    round_trip([["w1", base]])
+
+
+def test_pairs_nested_to_the_depth_limit_are_checked():
+    deep = ["w", {"__nd__": 0, "dtype": "<f4", "shape": [1]}]
+    for _ in range(wire.MAX_DEPTH):
+        deep = [deep]
+    with pytest.raises(FrameError, match="nested deeper"):
+        receive_bytes(raw_frame(deep, ONE))
+
+
 def test_lying_frame_is_refused_without_waiting_for_its_bytes():
     """The receiver judges the frame on its header: it never waits for the declared gigabyte
     (the sending side keeps the connection open; tcp_pair's timeout would fail the test)."""

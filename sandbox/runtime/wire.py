@@ -143,7 +143,9 @@ class _Encoder:
         if kind is np.ndarray:
             return self.strings(x) if x.dtype.kind == "O" else self.array(x)
         if kind is list:
-            return [v if type(v) in _PLAIN else self.walk(v, depth + 1) for v in x]
+            return [v if type(v) in _PLAIN else
+                    self.array(v) if type(v) is np.ndarray and v.dtype.kind != "O" else
+                    self.walk(v, depth + 1) for v in x]
         if isinstance(x, np.generic):                 # before float: np.float64 is a float
             return self.scalar(x)
         if isinstance(x, float) and not math.isfinite(x):
@@ -175,11 +177,11 @@ class _Encoder:
         dtype = a.dtype.str
         if dtype not in _SENDABLE:
             _check_dtype_to_send(a.dtype)
-        if not a.flags.c_contiguous:
-            a = np.ascontiguousarray(a)               # copies only a non-contiguous array
         try:
             view = memoryview(a).cast("B")            # the fast way, for most arrays
-        except (TypeError, ValueError):               # 0-d, empty, or a format it lacks
+        except (TypeError, ValueError):               # not C-contiguous, 0-d, empty, or a
+            if not a.flags.c_contiguous:              # format memoryview lacks
+                a = np.ascontiguousarray(a)           # copies only a non-contiguous array
             view = memoryview(a.reshape(-1).view(np.uint8))
         self.buffers.append(view)
         return {"__nd__": len(self.buffers) - 1, "dtype": dtype, "shape": list(a.shape)}
@@ -297,7 +299,20 @@ class _Decoder:
                     if type(x) in _NESTED:
                         self.walk(x, depth + 1)
                 return None
-            return [self.walk(x, depth + 1) if type(x) in _NESTED else x for x in node]
+            out = []
+            for x in node:
+                if type(x) is list and depth + 1 < self.max_depth:
+                    # A list in a list -- e.g. the [name, array] pairs that make up most of
+                    # a step's messages: its arrays are decoded here, without a walk each.
+                    out.append([self.decode_nd(v, depth + 2) if type(v) is dict and len(v) == 3
+                                and "__nd__" in v and "dtype" in v and "shape" in v else
+                                self.walk(v, depth + 2) if type(v) in _NESTED else v
+                                for v in x])
+                elif type(x) in _NESTED:
+                    out.append(self.walk(x, depth + 1))
+                else:
+                    out.append(x)
+            return out
         if kind is not dict:
             return node                               # str, int, float, bool or None
         if _MARKER_SET.isdisjoint(node):
@@ -458,10 +473,13 @@ def _parse_dtype_text(text):
 
 
 def _parse_shape(shape):
-    if not isinstance(shape, list) or len(shape) > _MAX_NDIM or \
-            not all(type(d) is int and 0 <= d < 2**62 for d in shape):
-        raise FrameError(f"bad array shape {shape!r}")
-    return shape
+    if type(shape) is list and len(shape) <= _MAX_NDIM:
+        for d in shape:
+            if type(d) is not int or not 0 <= d < 2**62:
+                break
+        else:
+            return shape
+    raise FrameError(f"bad array shape {shape!r}")
 
 
 _ORJSON_MAX_BYTES = 65536
