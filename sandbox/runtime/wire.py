@@ -305,7 +305,7 @@ class _Decoder:
                     # A list in a list -- e.g. the [name, array] pairs that make up most of
                     # a step's messages: its arrays are decoded here, without a walk each.
                     out.append([self.decode_nd(v, depth + 2) if type(v) is dict and len(v) == 3
-                                and "__nd__" in v and "dtype" in v and "shape" in v else
+                                and v.keys() == _ND_KEYS else
                                 self.walk(v, depth + 2) if type(v) in _NESTED else v
                                 for v in x])
                 elif type(x) in _NESTED:
@@ -323,7 +323,7 @@ class _Decoder:
                 return None
             return {k: self.walk(v, depth + 1) if type(v) in _NESTED else v
                     for k, v in node.items()}
-        if len(node) == 3 and "__nd__" in node and "dtype" in node and "shape" in node:
+        if len(node) == 3 and node.keys() == _ND_KEYS:
             return self.decode_nd(node, depth)        # the common descriptor, checked fast
         markers = [k for k in node if k in _MARKERS]
         if len(markers) > 1:
@@ -448,6 +448,7 @@ _MARKERS = {
 
 
 _MARKER_SET = frozenset(_MARKERS)
+_ND_KEYS = _MARKERS["__nd__"]
 _NESTED = frozenset((dict, list))
 _PLAIN = frozenset((str, int, bool, type(None)))     # (floats are checked: NaN, Infinity)
 _DECODERS = {marker: getattr(_Decoder, "decode_" + marker.strip("_")) for marker in _MARKERS}
