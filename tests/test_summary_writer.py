@@ -120,6 +120,18 @@ def test_close_reopen_session_log_and_suffix(tmp_path, caplog):
     assert scalars(read_events(second)) == [(2, "t", 2.0)]
 
 
+def test_files_of_one_logdir_sort_in_the_order_they_were_written(tmp_path):
+    """TensorBoard reads a logdir's event files in sorted order: the 10th file of a process
+    must sort after its 9th (the counter in the name has a fixed width)."""
+    for step in range(12):
+        writer = FileWriter(str(tmp_path))
+        writer.add_summary(summary_pb2.Summary(value=[
+            summary_pb2.Summary.Value(tag="t", simple_value=float(step))]), step)
+        writer.close()
+    steps = [s for f in event_files(tmp_path) for s, _, _ in scalars(read_events(f))]
+    assert steps == list(range(12))
+
+
 def test_graph_def_dict_and_errors(tmp_path):
     a = tf.constant([1.0, 2.0], name="a")
     tf.identity(a, name="b")

@@ -54,9 +54,11 @@ class EventFileWriter:
         self._logdir = logdir
         os.makedirs(logdir, exist_ok=True)
         # TF 1.x names the file events.out.tfevents.<time>.<host><suffix>; the process id and
-        # a counter (as TF 2 adds) keep two writers started in the same second apart.
+        # a counter (as TF 2 adds) keep two writers started in the same second apart. The
+        # counter has a fixed width, so that the files of one process sort (as TensorBoard
+        # reads them) in the order they were written: file 10 after file 9.
         name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}."
-                f"{os.getpid()}.{next(_file_ids)}{filename_suffix or ''}")
+                f"{os.getpid()}.{next(_file_ids):06d}{filename_suffix or ''}")
         self._path = os.path.join(logdir, name)
         self._records = RecordWriter(self._path)
         self._lock = threading.Lock()           # one writer of records at a time
