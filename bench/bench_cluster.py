@@ -85,6 +85,8 @@ def bench_step(mnist, rounds, steps):
     the client, as every worker of seed 002 does. The NumPy baseline runs in between, in the
     same process, so both see the same machine."""
     import sandbox as tf
+    from sandbox.runtime import compute_threads
+    from threadpoolctl import threadpool_limits
     batches = [mnist.train.next_batch(100) for _ in range(steps)]
     rng = np.random.default_rng(1)
     params = [rng.standard_normal((784, 100)).astype(np.float32), np.zeros(100, np.float32),
@@ -92,10 +94,13 @@ def bench_step(mnist, rounds, steps):
     numpy_ms = []
 
     def numpy_round():
-        t = time.perf_counter()
-        for bx, by in batches:
-            numpy_step(params, bx, by, 0.001)
-        numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
+        # NumPy as a user runs it: BLAS with a thread per core (the worker's server limits
+        # this process to its share of the cores while it runs: runtime/compute_threads.py).
+        with threadpool_limits(limits=compute_threads.cores(), user_api="blas"):
+            t = time.perf_counter()
+            for bx, by in batches:
+                numpy_step(params, bx, by, 0.001)
+            numpy_ms.append(1000 * (time.perf_counter() - t) / steps)
 
     with _ps_process() as spec:
         server = tf.train.Server(spec, job_name="worker", task_index=0)

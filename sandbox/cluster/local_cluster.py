@@ -20,7 +20,7 @@ import time
 import types
 import weakref
 
-from ..runtime import cluster_secret
+from ..runtime import cluster_secret, compute_threads
 from ..runtime.task_server import task_name
 from ..train.cluster_spec import ClusterSpec
 from .task_run import TaskRun, read_runs
@@ -116,12 +116,12 @@ class LocalCluster:
         import multiprocess
         from .task_process import run_task
         ctx = multiprocess.get_context("spawn")
-        computing = sum(len(p) for j, p in self._requested.items() if j != "ps")
+        tasks = sum(len(p) for p in self._requested.values())
         parent_conn, child_conn = ctx.Pipe()
         process = ctx.Process(target=run_task, name=f"sandbox task {job}:{index}",
                               args=(child_conn, job, index, self.secret, port, self.num_gpus,
                                     os.getpid()), daemon=True)
-        with _no_main_reimport(), _blas_threads(computing):
+        with _no_main_reimport(), _blas_threads(tasks):
             process.start()
         child_conn.close()
         return _Task(job, index, process, parent_conn, None)
@@ -337,11 +337,11 @@ class LocalCluster:
 
 
 @contextlib.contextmanager
-def _blas_threads(computing_tasks):
-    """The task processes share the machine's cores: split them among the tasks that compute
-    (workers, chief), unless the user chose a number -- oversubscribed BLAS threads fight over
-    the cores and every matrix product slows down."""
-    per_task = str(max(1, (os.cpu_count() or 1) // max(1, computing_tasks)))
+def _blas_threads(tasks):
+    """The task processes share the machine's cores: each gets its share of BLAS threads
+    (runtime/compute_threads.py), unless the user chose a number. A ps needs a core too: it
+    applies the gradients and sends the parameters while the workers wait for them."""
+    per_task = str(max(1, compute_threads.cores() // max(1, tasks)))
     names = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
     saved = {n: os.environ.get(n) for n in names}
     for n in names:

@@ -35,6 +35,7 @@ import socket
 import threading
 
 from ..framework import errors
+from . import spin_wait
 
 __all__ = ["Channel", "StepPump", "CHANNEL_MAX_BYTES"]
 
@@ -144,7 +145,9 @@ class StepPump:
             timeout = 0                              # a message (part) is here already
         ms = None if timeout is None else max(0, int(timeout * 1000 + 0.999))
         if self._poll is not None:
-            events = self._poll.poll(ms)
+            events = None if ready else spin_wait.spin(self._poll_now)
+            if not events:
+                events = self._poll.poll(ms)
             fds = [fd for fd, _ in events]
         else:                                        # no poll() (Windows)
             fds = [c.conn.fileno() for c in self.open_channels] + [self._wake_r.fileno()]
@@ -156,6 +159,9 @@ class StepPump:
             elif not channel.done and channel not in ready:
                 ready.append(channel)
         return ready
+
+    def _poll_now(self):
+        return self._poll.poll(0)
 
     def _drain_wake(self):
         try:

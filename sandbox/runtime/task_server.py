@@ -16,7 +16,7 @@ import threading
 import time
 
 from ..framework import errors
-from . import cluster_secret, local_master, transport
+from . import cluster_secret, compute_threads, local_master, transport
 from .master import MasterService
 from .peers import NO_REPLY, Peers, message_size
 from .simulation import Knobs
@@ -41,7 +41,7 @@ class TaskServer:
     """The server of task (`job_name`, `task_index`) of `cluster_spec`."""
 
     def __init__(self, cluster_spec, job_name, task_index, secret=None, num_gpus=0,
-                 listener=None, log=None):
+                 listener=None, log=None, intra_op_threads=0):
         self.job_name = job_name
         self.task_index = task_index
         self.task = task_name(job_name, task_index)
@@ -77,6 +77,9 @@ class TaskServer:
                                     knobs=self.knobs)
         self.master = MasterService(self.task, sorted(addresses), self.peers, self.worker,
                                     self._log)
+        self._blas_threads = compute_threads.share_for(
+            [a for job in cluster_spec.jobs for a in cluster_spec.job_tasks(job) if a],
+            intra_op_threads)
         self._serving = None
         self._stopped = threading.Event()
 
@@ -89,12 +92,14 @@ class TaskServer:
             self._serving = transport.serve(self.listener, self._handle,
                                             name=f"server{self.task}")
             local_master.register(self)
+            compute_threads.hold(self, self._blas_threads)
 
     def stop(self):
         if self._stopped.is_set():
             return
         self._stopped.set()
         local_master.unregister(self)
+        compute_threads.release(self)
         self.master.shutdown()
         self.worker.shutdown()
         if self._serving is not None:

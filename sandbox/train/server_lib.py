@@ -84,7 +84,8 @@ class Server:
                              f"{spec.task_indices(job)}).")
         session_config = self._server_def.default_session_config or ConfigProto()
         num_gpus = int((session_config.device_count or {}).get("GPU", 0))
-        self._impl = TaskServer(spec, job, index, num_gpus=num_gpus)
+        self._impl = TaskServer(spec, job, index, num_gpus=num_gpus,
+                                intra_op_threads=session_config.intra_op_parallelism_threads)
         self._target = self._impl.target
         if start:
             self.start()

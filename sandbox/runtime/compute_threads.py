@@ -1,0 +1,78 @@
+"""Compute threads per task -- the sandbox's counterpart of ConfigProto's
+intra_op_parallelism_threads.
+
+The heavy kernels (MatMul and its gradients) run in NumPy's BLAS library, which starts one
+thread per core. In a cluster on ONE machine every task's process would do that, and the
+tasks fight over the cores: OpenBLAS's threads keep spinning for a while after each product,
+so a worker computing its gradients holds every core while the ps, which must apply them
+and send the next parameters, waits for one.
+
+So a server gives its process a share of the cores: `intra_op_parallelism_threads` from the
+server's ConfigProto if set, else the cores divided by the tasks of the cluster that run on
+this machine (1 ps + 1 worker on 2 cores: one BLAS thread each). A number the user chose in
+the environment (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, MKL_NUM_THREADS -- LocalCluster sets
+them for its tasks) is left alone. The limit is lifted when the last server of the process
+stops.
+"""
+import os
+import socket
+import threading
+
+__all__ = ["cores", "local_tasks", "share_for", "hold", "release"]
+
+_ENV_NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "", socket.gethostname()}
+
+_lock = threading.Lock()
+_holders = {}            # id(server) -> threads it asked for
+_limiter = None          # threadpoolctl's handle while a limit holds
+
+
+def cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def local_tasks(addresses):
+    """How many of the tasks' 'host:port' addresses are on this machine."""
+    hosts = [a.rpartition(":")[0].strip("[]") for a in addresses]
+    return sum(1 for h in hosts if h in _LOCAL_HOSTS or h.startswith("127."))
+
+
+def share_for(addresses, requested=0):
+    """BLAS threads for one task: `requested` if > 0, else the cores over the local tasks;
+    None if the environment already chose."""
+    if requested and requested > 0:
+        return int(requested)
+    if any(os.environ.get(name) for name in _ENV_NAMES):
+        return None
+    return max(1, cores() // max(1, local_tasks(addresses)))
+
+
+def hold(owner, threads):
+    """Limits this process's BLAS threads to `threads` (the least asked by the running
+    servers) for as long as `owner` holds it."""
+    if threads is None:
+        return
+    with _lock:
+        _holders[id(owner)] = threads
+        _apply(min(_holders.values()))
+
+
+def release(owner):
+    with _lock:
+        if _holders.pop(id(owner), None) is None:
+            return
+        _apply(min(_holders.values()) if _holders else None)
+
+
+def _apply(threads):
+    global _limiter
+    from threadpoolctl import threadpool_limits     # imported when a server starts
+    if _limiter is not None:
+        _limiter.restore_original_limits()
+        _limiter = None
+    if threads is not None:
+        _limiter = threadpool_limits(limits=threads, user_api="blas")

@@ -1,0 +1,67 @@
+"""Spinning before sleeping -- the counterpart of the spin in Eigen's ThreadPool, on which
+TensorFlow's executor runs (a thread out of work keeps looking for new work for a while
+before it parks).
+
+A thread that waits for the next message can sleep in poll() until the kernel wakes it up,
+or keep asking poll() with a zero timeout. Sleeping costs no CPU, but waking up costs
+50-100 us, and more in a virtual machine (an idle vCPU is halted, and the hypervisor must
+schedule it again). Asking costs a core while it lasts. A step of the seed job waits four
+times on its critical path -- for the request, the parameters, the gradients, the reply --
+so on a machine with a core to spare a waiting task spins for a short while (SPIN_SECONDS)
+before it sleeps.
+
+Only with a core to spare: spinning on a busy machine takes the core from a task that has
+work to do (a LocalCluster of 1 ps and 3 workers on 2 cores). Before and while it spins, a
+waiter reads how many threads are runnable right now (/proc/loadavg); if they are already
+as many as the cores, it goes to sleep at once. Where /proc/loadavg does not exist (not
+Linux), waiters always sleep. SANDBOX_SPIN_US=0 turns spinning off.
+"""
+import os
+import time
+
+__all__ = ["SPIN_SECONDS", "spin", "spare_core"]
+
+SPIN_SECONDS = float(os.environ.get("SANDBOX_SPIN_US", "2000")) / 1e6
+_CHECK_EVERY = 100e-6            # how often a spinning thread looks at the load again
+
+try:
+    _CORES = len(os.sched_getaffinity(0))
+except (AttributeError, OSError):
+    _CORES = os.cpu_count() or 1
+try:
+    _LOADAVG = os.open("/proc/loadavg", os.O_RDONLY)
+except OSError:
+    _LOADAVG = None
+
+
+def spare_core():
+    """True if the runnable threads (this one included) are no more than the cores."""
+    if _LOADAVG is None:
+        return False
+    try:          # '0.52 0.61 0.70 2/93 12345': 2 runnable of 93
+        runnable = int(os.pread(_LOADAVG, 64, 0).split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    return runnable <= _CORES
+
+
+def spin(ready, budget=None):
+    """Calls ready() -- a check that never blocks -- until it returns something true, the
+    budget (default SPIN_SECONDS) is spent, or no core is spare any more. Returns ready()'s
+    last value; a false one means: sleep now."""
+    budget = SPIN_SECONDS if budget is None else budget
+    if budget <= 0 or not spare_core():
+        return None
+    now = time.perf_counter()
+    end, check = now + budget, now + _CHECK_EVERY
+    while True:
+        result = ready()
+        if result:
+            return result
+        now = time.perf_counter()
+        if now >= end:
+            return result
+        if now >= check:
+            if not spare_core():
+                return result
+            check = now + _CHECK_EVERY

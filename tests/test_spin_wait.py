@@ -1,0 +1,81 @@
+"""Spinning before sleeping (runtime/spin_wait.py): a waiter asks a non-blocking check until it
+is true, its budget is spent, or no core is spare any more -- then it sleeps."""
+import os
+
+import pytest
+
+from sandbox.runtime import spin_wait
+
+
+@pytest.fixture
+def loadavg(tmp_path, monkeypatch):
+    """Points spin_wait at a file of our own in /proc/loadavg's format."""
+    path = tmp_path / "loadavg"
+
+    def write(runnable, total=80):
+        path.write_text(f"0.50 0.40 0.30 {runnable}/{total} 12345\n")
+        fd = os.open(path, os.O_RDONLY)
+        monkeypatch.setattr(spin_wait, "_LOADAVG", fd)
+        opened.append(fd)
+    opened = []
+    yield write
+    for fd in opened:
+        os.close(fd)
+
+
+def test_a_core_is_spare_while_the_runnable_threads_fit_on_the_cores(loadavg, monkeypatch):
+    monkeypatch.setattr(spin_wait, "_CORES", 2)
+    loadavg(1)
+    assert spin_wait.spare_core() is True
+    loadavg(2)
+    assert spin_wait.spare_core() is True          # this thread and one other: 2 cores
+    loadavg(3)
+    assert spin_wait.spare_core() is False
+
+
+def test_without_loadavg_nobody_spins(monkeypatch):
+    monkeypatch.setattr(spin_wait, "_LOADAVG", None)
+    calls = []
+    assert not spin_wait.spin(lambda: calls.append(1), budget=1.0)
+    assert spin_wait.spare_core() is False and calls == []
+
+
+def test_spin_returns_what_the_check_found_as_soon_as_it_finds_it(monkeypatch):
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
+    calls = []
+
+    def ready():
+        calls.append(1)
+        return [(7, 1)] if len(calls) == 3 else []
+    assert spin_wait.spin(ready, budget=60.0) == [(7, 1)]
+    assert len(calls) == 3
+
+
+def test_spin_gives_up_when_its_budget_is_spent(monkeypatch):
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
+    calls = []
+    assert not spin_wait.spin(lambda: calls.append(1), budget=0.005)
+    assert len(calls) >= 1
+
+
+def test_a_zero_budget_never_calls_the_check():
+    calls = []
+    assert spin_wait.spin(lambda: calls.append(1), budget=0) is None
+    assert calls == []
+
+
+def test_spin_stops_when_the_cores_get_busy(monkeypatch):
+    """A budget of a minute, but the machine fills up: the waiter goes to sleep at once."""
+    answers = iter([True] + [False] * 1000)
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: next(answers))
+    calls = []
+    assert not spin_wait.spin(lambda: calls.append(1), budget=60.0)
+    assert calls
+    assert next(answers) is False                  # asked again after it started, then stopped
+
+
+def test_no_spin_on_a_busy_machine(monkeypatch):
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: False)
+    calls = []
+    assert spin_wait.spin(lambda: calls.append(1), budget=60.0) is None
+    assert calls == []
