@@ -47,10 +47,16 @@ class Rendezvous:
     def send(self, step_id, key, value, pumped=False):
         """Puts a tensor in the mailbox. `pumped`: it was read by the thread pumping the step's
         channels (which looks for it itself); otherwise that thread is woken up."""
+        self.send_many(step_id, ((key, value),), pumped)
+
+    def send_many(self, step_id, items, pumped=False):
+        """Puts the tensors of one message -- [(key, value), ...] -- in the mailbox at once."""
         with self._cond:
             if step_id in self._aborted:
-                return            # the step failed: drop the tensor
-            self._items[(step_id, key)] = (value, time.monotonic())
+                return            # the step failed: drop the tensors
+            now = time.monotonic()
+            for key, value in items:
+                self._items[(step_id, key)] = (value, now)
             self._cond.notify_all()
             if not pumped:
                 self._wake_pump(step_id)

@@ -30,12 +30,21 @@ class TraceRing:
         self._totals = collections.Counter()      # (kind, src, dst) -> bytes, never dropped
 
     def record(self, kind, src, dst, tensor="", nbytes=0, step_id=0, start=None, end=None):
+        self.record_many(kind, src, dst, ((tensor, nbytes),), step_id, start, end)
+
+    def record_many(self, kind, src, dst, tensors, step_id=0, start=None, end=None):
+        """One record per (tensor name, bytes) of `tensors`: the tensors of one message."""
         end = time.time() if end is None else end
         start = end if start is None else start
+        step_id, total, seq, append = int(step_id), None, self._seq, self._records.append
         with self._lock:
-            self._records.append(TraceRecord(next(self._seq), kind, src, dst, tensor,
-                                             int(nbytes), int(step_id), start, end))
-            self._totals[(kind, src, dst)] += int(nbytes)
+            for tensor, nbytes in tensors:
+                nbytes = int(nbytes)
+                append(TraceRecord(next(seq), kind, src, dst, tensor, nbytes, step_id, start,
+                                   end))
+                total = nbytes if total is None else total + nbytes
+            if total is not None:
+                self._totals[(kind, src, dst)] += total
 
     def totals(self):
         """Bytes per (kind, source, destination) since the task started (not bounded by the

@@ -93,10 +93,10 @@ class StepRendezvous:
         return message["items"]
 
     def _traced(self, dst_task, items, start):
-        worker, end = self.worker, time.time()
-        for _, value, tensor_name in items:
-            worker.trace.record("send", worker.task, dst_task, tensor_name,
-                                getattr(value, "nbytes", 0), self.step_id, start, end)
+        worker = self.worker
+        worker.trace.record_many("send", worker.task, dst_task,
+                                 [(name, getattr(value, "nbytes", 0)) for _, value, name in items],
+                                 self.step_id, start)
 
     def recv(self, key, send_device, tensor_name, step, node_name):
         return self.worker.rendezvous.recv(self.step_id, key, step, node_name,
@@ -269,10 +269,10 @@ class WorkerService:
     # -- peers' calls ---------------------------------------------------------
     def receive_tensors(self, step_id, items, src, pumped=False):
         """Tensors sent here by another task's _Send ops, for this task's _Recv ops."""
-        for key, value in items:
-            self.rendezvous.send(step_id, key, value, pumped)
-            self.trace.record("recv", src, self.task, key.rsplit(";", 1)[-1],
-                              getattr(value, "nbytes", 0), step_id)
+        self.rendezvous.send_many(step_id, items, pumped)
+        self.trace.record_many("recv", src, self.task,
+                               [(key.rsplit(";", 1)[-1], getattr(value, "nbytes", 0))
+                                for key, value in items], step_id)
 
 
 def _root_cause(failures):
