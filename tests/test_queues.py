@@ -104,3 +104,47 @@ def test_a_blocked_dequeue_says_what_it_waits_for(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "still waiting to dequeue from queue 'tokens' (0 of unbounded elements" in out
     assert "still waiting to dequeue from queue 'small' (0 of 3 elements" in out
+
+
+def _queue_state(sess, q):
+    """The queue's state in the local session's resource manager (to see who waits)."""
+    sess.run(q.size())                                   # creates it
+    (state,) = [s for _, s in sess._runtime.resources.items() if hasattr(s, "line")]
+    return state
+
+
+def _until(condition, timeout=10.0):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out waiting"
+        time.sleep(0.01)
+
+
+def test_waiting_dequeues_are_served_first_come_first_served():
+    """As TF's queues serve their pending attempts in order: a dequeue_many(2) that came
+    first gets both elements, though a later dequeue could have taken the first alone."""
+    q = tf.FIFOQueue(10, tf.int32, shapes=[[]], name="line")
+    take_two, take_one, put = q.dequeue_many(2), q.dequeue(), q.enqueue_many([[1, 2, 3]])
+    got = {}
+    with tf.Session() as sess:
+        state = _queue_state(sess, q)
+        first = threading.Thread(target=lambda: got.__setitem__("two", sess.run(take_two)))
+        first.start()
+        _until(lambda: len(state.line) == 1)
+        second = threading.Thread(target=lambda: got.__setitem__("one", sess.run(take_one)))
+        second.start()
+        _until(lambda: len(state.line) == 2)
+        sess.run(put)
+        first.join(10)
+        second.join(10)
+        assert got["two"].tolist() == [1, 2] and got["one"] == 3
+        assert len(state.line) == 0
+
+
+def test_a_dequeue_many_that_times_out_gives_its_elements_back():
+    q = tf.FIFOQueue(10, tf.int32, shapes=[[]])
+    with tf.Session() as sess:
+        sess.run(q.enqueue_many([[7, 8]]))
+        with pytest.raises(tf.errors.DeadlineExceededError):
+            sess.run(q.dequeue_many(3), options=tf.RunOptions(timeout_in_ms=200))
+        assert sess.run(q.dequeue_many(2)).tolist() == [7, 8]

@@ -8,7 +8,10 @@ out tokens, and how input pipelines pass batches between threads.
 
 `dequeue` on an empty queue *waits* -- on the task that owns the queue -- until an element
 arrives, the queue is closed (OutOfRangeError), or the step is cancelled or times out. While it
-waits it says so every 10 s.
+waits it says so every 10 s. Waiting dequeues are served first come, first served, as TF's
+queues serve their pending attempts in order: a dequeue_many at the head of the line gets its
+elements before a later dequeue gets any, and a worker back for its next token cannot take the
+one a slower worker has been waiting for.
 """
 import collections
 import threading
@@ -44,6 +47,7 @@ class _Queue:
         self.closed = False
         self.cancel_pending = False
         self.cond = threading.Condition()
+        self.line = collections.deque()          # waiting dequeues, first come first served
 
     def read(self, node_name=None):
         return self
@@ -85,17 +89,27 @@ class _Queue:
         """Takes `n` elements, collecting them as they arrive (n may exceed the capacity)."""
         need = max(n, 1)
         taken = []
+        ticket = object()
         with self.cond:
-            while len(taken) < need:
-                reserve = self.min_after_dequeue if self.rng is not None else 0
-                self._wait(lambda: self.closed or len(self.items) > reserve, step, node,
-                           "dequeue from")
-                if not self.items or (not self.closed and len(self.items) <= reserve):
-                    break                      # closed and drained
-                while self.items and len(taken) < need and (
-                        self.closed or len(self.items) > reserve):
-                    taken.append(self._take_one())
-                self.cond.notify_all()         # room for waiting enqueues
+            self.line.append(ticket)
+            try:
+                while len(taken) < need:
+                    reserve = self.min_after_dequeue if self.rng is not None else 0
+                    self._wait(lambda: self.line[0] is ticket and (
+                        self.closed or len(self.items) > reserve), step, node, "dequeue from")
+                    if not self.items or (not self.closed and len(self.items) <= reserve):
+                        break                      # closed and drained
+                    while self.items and len(taken) < need and (
+                            self.closed or len(self.items) > reserve):
+                        taken.append(self._take_one())
+                    self.cond.notify_all()         # room for waiting enqueues
+            except BaseException:
+                for element in reversed(taken):    # cancelled or timed out: give them back
+                    self.items.appendleft(element)
+                raise
+            finally:
+                self.line.remove(ticket)
+                self.cond.notify_all()             # the next in line
             if len(taken) < need and not (up_to and taken):
                 for element in reversed(taken):    # give back a partial batch
                     self.items.appendleft(element)
