@@ -17,23 +17,23 @@ def no_thread_env(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def test_local_tasks_counts_the_addresses_of_this_machine():
-    addresses = ["localhost:1", "127.0.0.1:2", "[::1]:3", "10.1.2.3:4", "ps.example.com:5"]
-    assert compute_threads.local_tasks(addresses) == 3
+def test_local_tasks_counts_the_hosts_that_are_this_machine():
+    hosts = ["localhost", "127.0.0.1", "::1", "10.1.2.3", "ps.example.com"]
+    assert compute_threads.local_tasks(hosts) == 3
 
 
 def test_share_is_the_cores_over_the_local_tasks(no_thread_env, monkeypatch):
     monkeypatch.setattr(compute_threads, "cores", lambda: 8)
-    two_local = ["localhost:1", "localhost:2", "10.0.0.9:3"]
+    two_local = ["localhost", "localhost", "10.0.0.9"]
     assert compute_threads.share_for(two_local) == 4
-    assert compute_threads.share_for(["localhost:%d" % p for p in range(20)]) == 1
+    assert compute_threads.share_for(["localhost"] * 20) == 1
     assert compute_threads.share_for(two_local, requested=3) == 3
 
 
 def test_a_number_in_the_environment_is_left_alone(monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
-    assert compute_threads.share_for(["localhost:1", "localhost:2"]) is None
-    assert compute_threads.share_for(["localhost:1"], requested=1) == 1   # asked explicitly
+    assert compute_threads.share_for(["localhost", "localhost"]) is None
+    assert compute_threads.share_for(["localhost"], requested=1) == 1   # asked explicitly
 
 
 def test_the_least_share_holds_until_the_last_holder_releases():

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from tests.waiting import wait_until
 
 
 def test_fifo_enqueue_dequeue_many_size_close():
@@ -113,13 +114,6 @@ def _queue_state(sess, q):
     return state
 
 
-def _until(condition, timeout=10.0):
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out waiting"
-        time.sleep(0.01)
-
-
 def test_waiting_dequeues_are_served_first_come_first_served():
     """As TF's queues serve their pending attempts in order: a dequeue_many(2) that came
     first gets both elements, though a later dequeue could have taken the first alone."""
@@ -130,10 +124,10 @@ def test_waiting_dequeues_are_served_first_come_first_served():
         state = _queue_state(sess, q)
         first = threading.Thread(target=lambda: got.__setitem__("two", sess.run(take_two)))
         first.start()
-        _until(lambda: len(state.line) == 1)
+        assert wait_until(lambda: len(state.line) == 1)
         second = threading.Thread(target=lambda: got.__setitem__("one", sess.run(take_one)))
         second.start()
-        _until(lambda: len(state.line) == 2)
+        assert wait_until(lambda: len(state.line) == 2)
         sess.run(put)
         first.join(10)
         second.join(10)

@@ -12,6 +12,7 @@ import sandbox as tf
 from sandbox.cluster import LocalCluster
 from sandbox.ops.accumulator_ops import ConditionalAccumulator
 from sandbox.train.basic_session_run_hooks import StopAtStepHook
+from tests.waiting import wait_until
 from sandbox.train.coordinator import Coordinator
 from sandbox.train.device_setter import replica_device_setter
 from sandbox.train.monitored_session import MonitoredTrainingSession
@@ -621,10 +622,10 @@ def test_worker_killed_mid_run(capfd):
         workers = _Workers(models, sessions)
         workers.start()
         try:
-            _wait_for(lambda: s0.run(m0["gs"]) >= 3)
+            assert wait_until(lambda: s0.run(m0["gs"]) >= 3, timeout=15)
             c.kill("worker", 2)
             at_kill = s0.run(m0["gs"])
-            _wait_for(lambda: s0.run(m0["gs"]) >= at_kill + 5)
+            assert wait_until(lambda: s0.run(m0["gs"]) >= at_kill + 5, timeout=15)
             hook.end(s0)                      # the chief's clean end
             coord.request_stop()
             coord.join(stop_grace_period_secs=5)
@@ -646,7 +647,7 @@ def test_worker_killed_mid_run(capfd):
         try:
             for _ in range(3):
                 s0.run(sync_op, options=tf.RunOptions(timeout_in_ms=10000))
-            _wait_for(lambda: s0.run(m0["accumulated"]) == 3)   # all three wait for tokens
+            assert wait_until(lambda: s0.run(m0["accumulated"]) == 3, timeout=15)   # all three wait for tokens
             c.kill("worker", 2)
             s0.run(sync_op, options=tf.RunOptions(timeout_in_ms=10000))   # round 4 is full
             capfd.readouterr()
@@ -662,14 +663,6 @@ def test_worker_killed_mid_run(capfd):
             assert not any(workers.join())
         finally:
             _close_all(sessions)
-
-
-def _wait_for(condition, timeout=15.0):
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.05)
 
 
 def test_public_names():

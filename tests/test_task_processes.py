@@ -16,6 +16,7 @@ import sandbox as tf
 from bench.common import free_port
 from sandbox.cluster import LocalCluster
 from sandbox.runtime import cluster_secret
+from tests.waiting import wait_until
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -43,15 +44,6 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
-
-
-def wait_until(predicate, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def _env(**extra):

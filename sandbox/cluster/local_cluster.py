@@ -341,8 +341,8 @@ def _blas_threads(tasks):
     """The task processes share the machine's cores: each gets its share of BLAS threads
     (runtime/compute_threads.py), unless the user chose a number. A ps needs a core too: it
     applies the gradients and sends the parameters while the workers wait for them."""
-    per_task = str(max(1, compute_threads.cores() // max(1, tasks)))
-    names = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    per_task = str(compute_threads.share_of_cores(tasks))
+    names = compute_threads.ENV_NAMES
     saved = {n: os.environ.get(n) for n in names}
     for n in names:
         os.environ.setdefault(n, per_task)

@@ -18,9 +18,10 @@ import os
 import socket
 import threading
 
-__all__ = ["cores", "local_tasks", "share_for", "hold", "release"]
+__all__ = ["ENV_NAMES", "cores", "share_of_cores", "local_tasks", "share_for", "hold",
+           "release"]
 
-_ENV_NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+ENV_NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "", socket.gethostname()}
 
 _lock = threading.Lock()
@@ -35,20 +36,24 @@ def cores():
         return os.cpu_count() or 1
 
 
-def local_tasks(addresses):
-    """How many of the tasks' 'host:port' addresses are on this machine."""
-    hosts = [a.rpartition(":")[0].strip("[]") for a in addresses]
+def share_of_cores(tasks):
+    """BLAS threads for each of `tasks` processes that share this machine's cores."""
+    return max(1, cores() // max(1, tasks))
+
+
+def local_tasks(hosts):
+    """How many of the tasks' hosts are this machine."""
     return sum(1 for h in hosts if h in _LOCAL_HOSTS or h.startswith("127."))
 
 
-def share_for(addresses, requested=0):
-    """BLAS threads for one task: `requested` if > 0, else the cores over the local tasks;
-    None if the environment already chose."""
+def share_for(hosts, requested=0):
+    """BLAS threads for one task of a cluster whose tasks run on `hosts`: `requested` if > 0,
+    else the cores over the local tasks; None if the environment already chose."""
     if requested and requested > 0:
         return int(requested)
-    if any(os.environ.get(name) for name in _ENV_NAMES):
+    if any(os.environ.get(name) for name in ENV_NAMES):
         return None
-    return max(1, cores() // max(1, local_tasks(addresses)))
+    return share_of_cores(local_tasks(hosts))
 
 
 def hold(owner, threads):

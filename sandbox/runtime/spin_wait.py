@@ -19,15 +19,14 @@ Linux), waiters always sleep. SANDBOX_SPIN_US=0 turns spinning off.
 import os
 import time
 
+from . import compute_threads
+
 __all__ = ["SPIN_SECONDS", "spin", "spare_core"]
 
 SPIN_SECONDS = float(os.environ.get("SANDBOX_SPIN_US", "2000")) / 1e6
 _CHECK_EVERY = 100e-6            # how often a spinning thread looks at the load again
 
-try:
-    _CORES = len(os.sched_getaffinity(0))
-except (AttributeError, OSError):
-    _CORES = os.cpu_count() or 1
+_CORES = compute_threads.cores()
 try:
     _LOADAVG = os.open("/proc/loadavg", os.O_RDONLY)
 except OSError:

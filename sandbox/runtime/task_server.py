@@ -78,8 +78,7 @@ class TaskServer:
         self.master = MasterService(self.task, sorted(addresses), self.peers, self.worker,
                                     self._log)
         self._blas_threads = compute_threads.share_for(
-            [a for job in cluster_spec.jobs for a in cluster_spec.job_tasks(job) if a],
-            intra_op_threads)
+            [host for host, _ in addresses.values()], intra_op_threads)
         self._serving = None
         self._stopped = threading.Event()
 
