@@ -142,3 +142,56 @@ def test_a_dequeue_many_that_times_out_gives_its_elements_back():
         with pytest.raises(tf.errors.DeadlineExceededError):
             sess.run(q.dequeue_many(3), options=tf.RunOptions(timeout_in_ms=200))
         assert sess.run(q.dequeue_many(2)).tolist() == [7, 8]
+
+
+def test_the_enqueuing_thread_hands_the_elements_to_the_waiting_dequeues():
+    """As TF's queues do (QueueBase::FlushUnlocked): the enqueue serves the whole line, so the
+    three workers waiting for their sync tokens wake up together, each with its token, and
+    none waits for the one before it to wake up first."""
+    q = tf.FIFOQueue(10, tf.int64, shapes=[[]], name="tokens")
+    take, put = q.dequeue(), q.enqueue_many([[5, 6, 7]])
+    got = []
+    with tf.Session() as sess:
+        state = _queue_state(sess, q)
+        waiters = [threading.Thread(target=lambda: got.append(int(sess.run(take))))
+                   for _ in range(3)]
+        for i, t in enumerate(waiters):
+            t.start()
+            assert wait_until(lambda: len(state.line) == i + 1)
+        attempts = list(state.line)
+        with state.cond:            # the waiters cannot run while this thread holds the lock
+            sess.run(put)
+            assert [a.taken for a in attempts] == [[(5,)], [(6,)], [(7,)]]
+            assert all(a.done for a in attempts) and not state.items and not state.line
+        for t in waiters:
+            t.join(10)
+        assert sorted(got) == [5, 6, 7]
+
+
+def test_a_closed_queue_fails_a_dequeue_many_it_cannot_fill_and_serves_the_next():
+    """On close, a waiting dequeue_many(3) with 2 elements left fails without taking them
+    (OutOfRangeError); a dequeue_up_to(5) behind it gets both."""
+    q = tf.FIFOQueue(10, tf.int32, shapes=[[]])
+    many, up_to = q.dequeue_many(3), q.dequeue_up_to(5)
+    got = {}
+
+    def run(key, op):
+        try:
+            got[key] = sess.run(op).tolist()
+        except tf.errors.OutOfRangeError as e:
+            got[key] = e
+
+    with tf.Session() as sess:
+        state = _queue_state(sess, q)
+        sess.run(q.enqueue_many([[1, 2]]))
+        first = threading.Thread(target=run, args=("many", many))
+        first.start()
+        assert wait_until(lambda: len(state.line) == 1)
+        second = threading.Thread(target=run, args=("up_to", up_to))
+        second.start()
+        assert wait_until(lambda: len(state.line) == 2)
+        sess.run(q.close())
+        first.join(10)
+        second.join(10)
+    assert isinstance(got["many"], tf.errors.OutOfRangeError)
+    assert got["up_to"] == [1, 2]

@@ -11,7 +11,8 @@ arrives, the queue is closed (OutOfRangeError), or the step is cancelled or time
 waits it says so every 10 s. Waiting dequeues are served first come, first served, as TF's
 queues serve their pending attempts in order: a dequeue_many at the head of the line gets its
 elements before a later dequeue gets any, and a worker back for its next token cannot take the
-one a slower worker has been waiting for.
+one a slower worker has been waiting for. The thread that enqueues hands the elements over, so
+the three workers waiting for their tokens wake up at once, each with its token.
 """
 import collections
 import threading
@@ -47,7 +48,7 @@ class _Queue:
         self.closed = False
         self.cancel_pending = False
         self.cond = threading.Condition()
-        self.line = collections.deque()          # waiting dequeues, first come first served
+        self.line = collections.deque()          # waiting dequeues (_Attempt), in order
 
     def read(self, node_name=None):
         return self
@@ -83,41 +84,56 @@ class _Queue:
                                                 f"{self.name!r} was cancelled (the queue was "
                                                 "closed with cancel_pending_enqueues=True).")
                 self.items.append(element)
-                self.cond.notify_all()
+                self._serve()
 
     def dequeue(self, n, step, node, up_to=False):
         """Takes `n` elements, collecting them as they arrive (n may exceed the capacity)."""
-        need = max(n, 1)
-        taken = []
-        ticket = object()
+        attempt = _Attempt(max(n, 1), up_to)
         with self.cond:
-            self.line.append(ticket)
+            self.line.append(attempt)
+            self._serve()
             try:
-                while len(taken) < need:
-                    reserve = self.min_after_dequeue if self.rng is not None else 0
-                    self._wait(lambda: self.line[0] is ticket and (
-                        self.closed or len(self.items) > reserve), step, node, "dequeue from")
-                    if not self.items or (not self.closed and len(self.items) <= reserve):
-                        break                      # closed and drained
-                    while self.items and len(taken) < need and (
-                            self.closed or len(self.items) > reserve):
-                        taken.append(self._take_one())
-                    self.cond.notify_all()         # room for waiting enqueues
-            except BaseException:
-                for element in reversed(taken):    # cancelled or timed out: give them back
-                    self.items.appendleft(element)
+                self._wait(lambda: attempt.done, step, node, "dequeue from")
+            except BaseException:                  # cancelled or timed out
+                if not attempt.done:
+                    self.line.remove(attempt)
+                self._give_back(attempt.taken)     # what it took goes back to the front
+                self._serve()                      # to those behind it
                 raise
-            finally:
-                self.line.remove(ticket)
-                self.cond.notify_all()             # the next in line
-            if len(taken) < need and not (up_to and taken):
-                for element in reversed(taken):    # give back a partial batch
-                    self.items.appendleft(element)
-                self.cond.notify_all()
+            if len(attempt.taken) < attempt.need and not (up_to and attempt.taken):
                 raise errors.OutOfRangeError(
                     node, None, f"{_kind(self)} {self.name!r} is closed and has insufficient "
-                    f"elements (requested {need}, current size {len(self.items)})")
-            return taken
+                    f"elements (requested {attempt.need}, current size {len(self.items)})")
+            return attempt.taken
+
+    def _serve(self):
+        """Hands elements to the waiting dequeues, the first in line first, as TF's queues
+        do (QueueBase::FlushUnlocked): whoever changes the queue serves the line, so a
+        dequeue wakes up with its elements in hand. A dequeue_many that cannot be filled
+        from a closed queue gets nothing (dequeue_up_to gets what is there)."""
+        reserve = self.min_after_dequeue if self.rng is not None and not self.closed else 0
+        changed = False
+        while self.line:
+            head = self.line[0]
+            if self.closed and not head.up_to and \
+                    len(head.taken) + len(self.items) < head.need:
+                self._give_back(head.taken)        # it fails, and takes nothing
+                head.taken = []
+            else:
+                while len(head.taken) < head.need and len(self.items) > reserve:
+                    head.taken.append(self._take_one())
+                    changed = True
+                if len(head.taken) < head.need and not self.closed:
+                    break                          # the head waits; nobody passes it
+            head.done = True
+            self.line.popleft()
+            changed = True
+        if changed:
+            self.cond.notify_all()                 # served dequeues, and room for enqueues
+
+    def _give_back(self, elements):
+        for element in reversed(elements):
+            self.items.appendleft(element)
 
     def _take_one(self):
         if self.rng is None:
@@ -140,7 +156,20 @@ class _Queue:
         with self.cond:
             self.closed = True
             self.cancel_pending = self.cancel_pending or bool(cancel_pending_enqueues)
+            self._serve()
             self.cond.notify_all()
+
+
+class _Attempt:
+    """A waiting dequeue: how many elements it needs, and those it has been handed."""
+
+    __slots__ = ("need", "up_to", "taken", "done")
+
+    def __init__(self, need, up_to):
+        self.need = need
+        self.up_to = up_to
+        self.taken = []
+        self.done = False
 
 
 def _capacity_text(capacity):
