@@ -561,7 +561,7 @@ class MatMul(OpDef):
             raise errors.InvalidArgumentError(
                 None, None, f"Matrix size-incompatible: In[0]: {_shape_text(a.shape)}, "
                 f"In[1]: {_shape_text(b.shape)}")
-        return np.dot(a, b)
+        return np.matmul(a, b)      # (np.dot would zero the result's memory first)
 
     def gradient(op, grad):
         a, b = op.inputs

@@ -147,11 +147,13 @@ class TaskServer:
         except (KeyError, TypeError, ValueError) as e:
             reply = {"error": [errors.INVALID_ARGUMENT, f"Bad {method} request: "
                                f"{type(e).__name__}: {e}", None]}
+        end = time.time()
+        conn.send(reply)         # first the reply, then the trace: the caller does not wait
         if method not in UNTRACED_METHODS:
             self.trace.record(method or "?", src, self.task, "", message_size(message),
                               message.get("step_id", 0) if isinstance(message, dict) else 0,
-                              start, time.time())
-        return reply
+                              start, end)
+        return NO_REPLY
 
     def dispatch(self, method, m, conn=None):
         """Runs request `m` (a dict of arguments) of `method`; returns the result or raises the
