@@ -137,15 +137,23 @@ class _Encoder:
         kind = type(x)
         if kind in _PLAIN:                            # the common case first: no conversion
             return x
-        if kind is dict and _MARKER_SET.isdisjoint(x) and all(type(k) is str for k in x):
+        if kind is dict and _MARKER_SET.isdisjoint(x) and _str_keys(x):
             return {k: v if type(v) in _PLAIN else self.walk(v, depth + 1)
                     for k, v in x.items()}
         if kind is np.ndarray:
             return self.strings(x) if x.dtype.kind == "O" else self.array(x)
         if kind is list:
-            return [v if type(v) in _PLAIN else
-                    self.array(v) if type(v) is np.ndarray and v.dtype.kind != "O" else
-                    self.walk(v, depth + 1) for v in x]
+            out = []
+            for v in x:
+                if type(v) in _PLAIN:
+                    out.append(v)
+                elif type(v) is list and len(v) == 2 and type(v[0]) is str and \
+                        type(v[1]) is np.ndarray and v[1].dtype.kind != "O" and \
+                        depth + 2 <= self.max_depth:
+                    out.append([v[0], self.array(v[1])])    # a [name, array] pair: most
+                else:                                       # of a step's messages
+                    out.append(self.walk(v, depth + 1))
+            return out
         if isinstance(x, np.generic):                 # before float: np.float64 is a float
             return self.scalar(x)
         if isinstance(x, float) and not math.isfinite(x):
@@ -174,9 +182,9 @@ class _Encoder:
                         "arrays and scalars, tf.DType and tf.TensorShape.")
 
     def array(self, a):
-        dtype = a.dtype.str
-        if dtype not in _SENDABLE:
-            _check_dtype_to_send(a.dtype)
+        dtype = _SENDABLE.get(a.dtype)
+        if dtype is None:
+            dtype = _check_dtype_to_send(a.dtype)
         try:
             view = memoryview(a).cast("B")            # the fast way, for most arrays
         except (TypeError, ValueError):               # not C-contiguous, 0-d, empty, or a
@@ -217,12 +225,22 @@ def _dumps(tree, finite):
 
 
 def _check_dtype_to_send(dtype):
-    if dtype.str not in _SENDABLE:
+    """dtype.str if arrays of `dtype` may travel (else TypeError); remembered."""
+    text = _SENDABLE.get(dtype)
+    if text is None:
         _check_dtype_text(dtype)
-        _SENDABLE.add(dtype.str)
+        text = _SENDABLE[dtype] = dtype.str
+    return text
 
 
-_SENDABLE = set()
+_SENDABLE = {}                  # dtype -> dtype.str, for the dtypes checked and allowed
+
+
+def _str_keys(d):
+    for k in d:
+        if type(k) is not str:
+            return False
+    return True
 
 
 def _check_dtype_text(dtype):
@@ -356,7 +374,10 @@ class _Decoder:
         try:
             if self.into is not None:                 # one pass: its bytes will land in it
                 array = np.empty(shape, dtype=dtype)
-                self.into[index] = array.reshape(-1).view(np.uint8)
+                try:
+                    self.into[index] = memoryview(array).cast("B")
+                except (TypeError, ValueError):       # a format memoryview lacks
+                    self.into[index] = array.reshape(-1).view(np.uint8)
                 return array
             if buf is None:
                 return None
