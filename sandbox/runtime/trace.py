@@ -6,7 +6,6 @@ step id, start and end time. Any client can read it over the wire; the traffic w
 Old records fall off the end, so tracing never grows memory.
 """
 import collections
-import itertools
 import threading
 import time
 
@@ -21,11 +20,17 @@ TraceRecord = collections.namedtuple(
 
 
 class TraceRing:
-    """A fixed-size, thread-safe ring of TraceRecords, numbered by a growing sequence."""
+    """A fixed-size, thread-safe ring of TraceRecords, numbered by a growing sequence.
+
+    A message's tensors are kept together as they come (one entry per message) and made into
+    TraceRecords only when somebody reads them: recording sits on every step's path, reading
+    does not."""
 
     def __init__(self, capacity=10000):
-        self._records = collections.deque(maxlen=capacity)
-        self._seq = itertools.count(1)
+        self.capacity = capacity
+        self._messages = collections.deque()      # (first seq, kind, src, dst, tensors,
+        self._count = 0                           #   step_id, start, end); records held
+        self._next_seq = 1
         self._lock = threading.Lock()
         self._totals = collections.Counter()      # (kind, src, dst) -> bytes, never dropped
 
@@ -33,18 +38,40 @@ class TraceRing:
         self.record_many(kind, src, dst, ((tensor, nbytes),), step_id, start, end)
 
     def record_many(self, kind, src, dst, tensors, step_id=0, start=None, end=None):
-        """One record per (tensor name, bytes) of `tensors`: the tensors of one message."""
+        """One record per (tensor name, bytes) of `tensors` (a list or tuple the caller no
+        longer changes): the tensors of one message."""
+        n = len(tensors)
+        if not n:
+            return
         end = time.time() if end is None else end
         start = end if start is None else start
-        step_id, total, seq, append = int(step_id), None, self._seq, self._records.append
+        total = 0
+        for _, nbytes in tensors:
+            total += nbytes
         with self._lock:
-            for tensor, nbytes in tensors:
-                nbytes = int(nbytes)
-                append(TraceRecord(next(seq), kind, src, dst, tensor, nbytes, step_id, start,
+            self._messages.append((self._next_seq, kind, src, dst, tensors, step_id, start,
                                    end))
-                total = nbytes if total is None else total + nbytes
-            if total is not None:
-                self._totals[(kind, src, dst)] += total
+            self._next_seq += n
+            self._count += n
+            if self._count > self.capacity:
+                self._drop(self._count - self.capacity)
+            self._totals[(kind, src, dst)] += int(total)
+
+    def _drop(self, n):
+        """Drops the n oldest records (under the lock)."""
+        messages = self._messages
+        while n:
+            first, *rest = messages[0]
+            tensors = rest[3]
+            if len(tensors) <= n:
+                messages.popleft()
+                n -= len(tensors)
+                self._count -= len(tensors)
+            else:
+                rest[3] = tensors[n:]
+                messages[0] = (first + n, *rest)
+                self._count -= n
+                n = 0
 
     def totals(self):
         """Bytes per (kind, source, destination) since the task started (not bounded by the
@@ -55,12 +82,19 @@ class TraceRing:
     def since(self, seq=0, limit=None):
         """Records with a sequence number above `seq` (oldest first)."""
         with self._lock:
-            out = [r for r in self._records if r.seq > seq]
+            messages = [m for m in self._messages if m[0] + len(m[4]) - 1 > seq]
+        out = []
+        for first, kind, src, dst, tensors, step_id, start, end in messages:
+            for i, (tensor, nbytes) in enumerate(tensors):
+                if first + i > seq:
+                    out.append(TraceRecord(first + i, kind, src, dst, tensor, int(nbytes),
+                                           int(step_id), start, end))
         return out if limit is None else out[-limit:]
 
     def clear(self):
         with self._lock:
-            self._records.clear()
+            self._messages.clear()
+            self._count = 0
 
     def __len__(self):
-        return len(self._records)
+        return self._count
