@@ -411,3 +411,26 @@ def test_mirror_list_overrides(monkeypatch):
     assert mnist_module._mirror_list(["http://d"], None) == ["http://d/"]
     monkeypatch.setenv("SANDBOX_MNIST_MIRRORS", "none")
     assert mnist_module._mirror_list(None, None) == []
+
+
+def test_next_batch_copies_its_batch_not_the_whole_set_each_epoch():
+    """TF reorders all its arrays at every epoch's start (MNIST: a 172 MB copy in every
+    worker); the sandbox keeps the order as indices and copies only the batch, so a worker's
+    memory does not hold a second training set -- and `images` still shows the new order."""
+    import tracemalloc
+    images = np.arange(5000 * 784, dtype=np.float32).reshape(5000, 784)    # 15.7 MB
+    labels = np.arange(5000)
+    ds = mnist_module.DataSet(images, labels, dtype=tf.uint8, reshape=False, seed=4)
+    tracemalloc.start()
+    try:
+        for _ in range(3 * 50):                                           # 3 epochs
+            batch_images, batch_labels = ds.next_batch(100)
+            np.testing.assert_array_equal(batch_images[:, 0], batch_labels * 784)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 2**20, f"next_batch used {peak / 2**20:.1f} MB at its peak"
+    assert ds.epochs_completed == 2
+    first_of_epoch_4 = ds.next_batch(100)[1]               # (the first batch of a new order)
+    np.testing.assert_array_equal(ds.images[:100, 0], first_of_epoch_4 * 784)
+    np.testing.assert_array_equal(ds.labels[:100], first_of_epoch_4)

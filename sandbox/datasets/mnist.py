@@ -205,16 +205,18 @@ class DataSet:
                 images = np.multiply(images, np.float32(1.0 / 255.0), dtype=np.float32)
         self._images = images
         self._labels = labels
+        self._order = None          # this epoch's order of the examples (None: as given)
+        self._ordered = None        # (images, labels) in that order, made when asked for
         self._epochs_completed = 0
         self._index_in_epoch = 0
 
     @property
     def images(self):
-        return self._images
+        return self._in_order()[0]
 
     @property
     def labels(self):
-        return self._labels
+        return self._in_order()[1]
 
     @property
     def num_examples(self):
@@ -225,10 +227,30 @@ class DataSet:
         return self._epochs_completed
 
     def _shuffle(self):
+        """A new order for the next epoch. TF's DataSet reorders its arrays here, a copy of
+        all of them (172 MB for MNIST's images, every epoch, in every worker); this one
+        keeps the order as indices, so that next_batch copies just its batch, and `images`
+        gives the reordered arrays only when somebody asks. The batches are the same."""
         perm = np.arange(self._num_examples)
         self._rng.shuffle(perm)
-        self._images = self._images[perm]
-        self._labels = self._labels[perm]
+        self._order = perm if self._order is None else self._order[perm]
+        self._ordered = None
+
+    def _in_order(self):
+        if self._order is None:
+            return self._images, self._labels
+        if self._ordered is None:
+            self._ordered = (self._images[self._order], self._labels[self._order])
+        return self._ordered
+
+    def _batch(self, start, end):
+        """Examples start..end of this epoch's order."""
+        if self._order is None:
+            return self._images[start:end], self._labels[start:end]
+        if self._ordered is not None:
+            return self._ordered[0][start:end], self._ordered[1][start:end]
+        index = self._order[start:end]
+        return self._images[index], self._labels[index]
 
     def next_batch(self, batch_size, fake_data=False, shuffle=True):
         """Return the next `batch_size` examples from this data set as (images, labels).
@@ -249,17 +271,16 @@ class DataSet:
             self._shuffle()
         if start + batch_size > self._num_examples:                  # epoch ends in this batch
             self._epochs_completed += 1
-            images_rest = self._images[start:]
-            labels_rest = self._labels[start:]
+            images_rest, labels_rest = self._batch(start, self._num_examples)
             if shuffle:
                 self._shuffle()
             self._index_in_epoch = batch_size - (self._num_examples - start)
             end = self._index_in_epoch
-            return (np.concatenate((images_rest, self._images[:end]), axis=0),
-                    np.concatenate((labels_rest, self._labels[:end]), axis=0))
+            images_new, labels_new = self._batch(0, end)
+            return (np.concatenate((images_rest, images_new), axis=0),
+                    np.concatenate((labels_rest, labels_new), axis=0))
         self._index_in_epoch += batch_size
-        end = self._index_in_epoch
-        return self._images[start:end], self._labels[start:end]
+        return self._batch(start, self._index_in_epoch)
 
 
 # -- downloading ---------------------------------------------------------------------------------
