@@ -1,5 +1,7 @@
 """Step channels (runtime/step_channels.py) on real sockets: the connection of a RunGraph call
 carries the step's tensors both ways, read by whichever thread waits."""
+import gc
+import os
 import threading
 
 import numpy as np
@@ -176,3 +178,42 @@ def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch):
     finally:
         worker.stop()
         ps.stop()
+
+
+def _socket_pairs_of_this_process():
+    """How many of this process's open sockets are AF_UNIX (a pump's waker is a pair)."""
+    with open("/proc/net/unix") as f:
+        unix = {line.split()[6] for line in list(f)[1:]}
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        count += target.startswith("socket:[") and target[8:-1] in unix
+    return count
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/unix"), reason="reads Linux's /proc")
+def test_a_threads_waker_is_closed_when_the_thread_ends(connected_pair):
+    """Each thread that waits in steps has one waker (a socket pair), closed when the thread
+    ends: after 6 steps at once in 6 threads, the process holds no more sockets than before
+    (a pool of wakers would keep all 6 pairs: a soak run would see its sockets grow)."""
+    conn, _ = connected_pair
+    before = _socket_pairs_of_this_process()
+    all_in = threading.Barrier(6)
+
+    def step(i):
+        pump = StepPump(100 + i, [Channel("peer", conn)], deliver=lambda src, m: None)
+        try:
+            all_in.wait(10)                 # six pumps alive at once
+        finally:
+            pump.close()
+
+    threads = [threading.Thread(target=step, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    gc.collect()
+    assert _socket_pairs_of_this_process() == before

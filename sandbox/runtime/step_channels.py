@@ -43,27 +43,33 @@ CHANNEL_MAX_BYTES = 2**20     # bigger messages travel on the connection for ten
 _POLL_IN = getattr(select, "POLLIN", 1) | getattr(select, "POLLPRI", 2)
 
 
-_spare_wakers = []              # socket pairs of finished steps, for the next ones
-_spare_lock = threading.Lock()
+class _Waker:
+    """A socket pair that interrupts a thread waiting in poll() for its step's channels.
+
+    One per thread that waits in steps, made at its first step and closed when the thread
+    ends: a task's sockets stay as many as its connections and threads, however many steps
+    have run at once (a pool of them would keep its high-water mark)."""
+
+    __slots__ = ("r", "w")
+
+    def __init__(self):
+        self.r, self.w = socket.socketpair()
+        self.r.setblocking(False)
+        self.w.setblocking(False)
+
+    def __del__(self):
+        self.r.close()
+        self.w.close()
 
 
-def _take_waker():
-    with _spare_lock:
-        if _spare_wakers:
-            return _spare_wakers.pop()
-    r, w = socket.socketpair()
-    r.setblocking(False)
-    w.setblocking(False)
-    return r, w
+_threads = threading.local()
 
 
-def _give_back_waker(r, w):
-    with _spare_lock:
-        if len(_spare_wakers) < 64:
-            _spare_wakers.append((r, w))
-            return
-    r.close()
-    w.close()
+def _thread_waker():
+    waker = getattr(_threads, "waker", None)
+    if waker is None:
+        waker = _threads.waker = _Waker()
+    return waker
 
 
 class Channel:
@@ -94,7 +100,8 @@ class StepPump:
         self._simulate_link = simulate_link
         self._on_release = on_release      # wakes threads that wait for the claim
         self._claim = threading.Lock()
-        self._wake_r, self._wake_w = _take_waker()
+        self._waker = _thread_waker()    # (the pump is made and closed by one thread)
+        self._wake_r, self._wake_w = self._waker.r, self._waker.w
         self._woken = False              # a wake-up byte may wait in _wake_r
         self._by_fd = {c.conn.fileno(): c for c in channels}
         self._poll = select.poll() if hasattr(select, "poll") else None
@@ -239,8 +246,7 @@ class StepPump:
         channel.conn.writable(0.01)
 
     def close(self):
-        """Gives the waker back, emptied, for another step (the poll object, which holds no
+        """Empties the thread's waker for its next step (the poll object, which holds no
         resource of the kernel, goes with the pump)."""
         if self._woken:
             self._drain_wake()
-        _give_back_waker(self._wake_r, self._wake_w)
