@@ -58,8 +58,9 @@ class _Waker:
         self.w.setblocking(False)
 
     def __del__(self):
-        self.r.close()
-        self.w.close()
+        for end in (getattr(self, "r", None), getattr(self, "w", None)):
+            if end is not None:          # (None if socketpair() failed: out of descriptors)
+                end.close()
 
 
 _threads = threading.local()
