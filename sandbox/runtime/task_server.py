@@ -16,7 +16,7 @@ import threading
 import time
 
 from ..framework import errors
-from . import cluster_secret, compute_threads, local_master, transport
+from . import cluster_secret, compute_threads, local_master, spin_wait, transport
 from .master import MasterService
 from .peers import NO_REPLY, Peers, message_size
 from .simulation import Knobs
@@ -77,8 +77,9 @@ class TaskServer:
                                     knobs=self.knobs)
         self.master = MasterService(self.task, sorted(addresses), self.peers, self.worker,
                                     self._log)
-        self._blas_threads = compute_threads.share_for(
-            [host for host, _ in addresses.values()], intra_op_threads)
+        hosts = [host for host, _ in addresses.values()]
+        self._blas_threads = compute_threads.share_for(hosts, intra_op_threads)
+        self._local_tasks = compute_threads.local_tasks(hosts)
         self._serving = None
         self._stopped = threading.Event()
 
@@ -92,6 +93,7 @@ class TaskServer:
                                             name=f"server{self.task}")
             local_master.register(self)
             compute_threads.hold(self, self._blas_threads)
+            spin_wait.hold(self, self._local_tasks)
 
     def stop(self):
         if self._stopped.is_set():
@@ -99,6 +101,7 @@ class TaskServer:
         self._stopped.set()
         local_master.unregister(self)
         compute_threads.release(self)
+        spin_wait.release(self)
         self.master.shutdown()
         self.worker.shutdown()
         if self._serving is not None:
