@@ -4,14 +4,14 @@ import os
 
 import pytest
 
-from sandbox.runtime import spin_wait
+from sandbox.runtime import compute_threads, spin_wait
 
 
 @pytest.fixture(autouse=True)
 def no_servers(monkeypatch):
-    """Each test starts as if this process ran no server (see hold/release)."""
-    monkeypatch.setattr(spin_wait, "_tasks", {})
-    monkeypatch.setattr(spin_wait, "_crowded", False)
+    """Each test starts as if this process ran no server (compute_threads.hold/release)."""
+    monkeypatch.setattr(compute_threads, "_holders", {})
+    monkeypatch.setattr(compute_threads, "crowded", False)
 
 
 @pytest.fixture
@@ -90,28 +90,28 @@ def test_no_spin_on_a_busy_machine(monkeypatch):
 
 def test_no_spin_while_a_server_of_a_cluster_bigger_than_the_cores_runs(monkeypatch):
     """1 ps + 3 workers on 2 cores: a spinning task would take the core of one with work."""
-    monkeypatch.setattr(spin_wait, "_CORES", 2)
+    monkeypatch.setattr(compute_threads, "cores", lambda: 2)
     monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
     small, big, calls = object(), object(), []
-    spin_wait.hold(small, 2)                           # 1 ps + 1 worker: spins
+    compute_threads.hold(small, None, 2)               # 1 ps + 1 worker: spins
     assert spin_wait.spin(lambda: calls.append(1) or [(3, 1)], budget=1.0) == [(3, 1)]
-    spin_wait.hold(big, 4)
+    compute_threads.hold(big, None, 4)
     assert spin_wait.spin(lambda: calls.append(1), budget=1.0) is None
     assert len(calls) == 1                             # not even asked
-    spin_wait.release(big)
+    compute_threads.release(big)
     assert spin_wait.spin(lambda: [(3, 1)], budget=1.0) == [(3, 1)]
 
 
 def test_a_server_says_how_many_tasks_of_its_cluster_share_this_machine(monkeypatch):
     import sandbox as tf
     from bench.common import free_port
-    monkeypatch.setattr(spin_wait, "_CORES", 2)
+    monkeypatch.setattr(compute_threads, "cores", lambda: 2)
     spec = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
                                  "worker": [f"127.0.0.1:{free_port()}",
                                             f"localhost:{free_port()}"]})
     server = tf.train.Server(spec, job_name="ps", task_index=0)
     try:
-        assert spin_wait._crowded                      # 3 local tasks, 2 cores
+        assert compute_threads.crowded                 # 3 local tasks, 2 cores
     finally:
         server.stop()
-    assert not spin_wait._crowded and spin_wait._tasks == {}
+    assert not compute_threads.crowded and compute_threads._holders == {}

@@ -204,7 +204,7 @@ def test_a_threads_waker_is_closed_when_the_thread_ends(connected_pair):
     def step(i):
         pump = StepPump(100 + i, [Channel("peer", conn)], deliver=lambda src, m: None)
         try:
-            wakers.append(os.readlink(f"/proc/self/fd/{pump._wake_r.fileno()}"))
+            wakers.append(os.readlink(f"/proc/self/fd/{pump._waker.r.fileno()}"))
             all_in.wait(10)                 # six pumps alive at once
         finally:
             pump.close()

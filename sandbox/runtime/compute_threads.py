@@ -25,8 +25,12 @@ ENV_NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "", socket.gethostname()}
 
 _lock = threading.Lock()
-_holders = {}            # id(server) -> threads it asked for
+_holders = {}            # id(server) -> (BLAS threads it asked for or None, its cluster's
+                         #                tasks on this machine)
 _limiter = None          # threadpoolctl's handle while a limit holds
+_limit = None            # the limit it holds
+crowded = False          # a running server's cluster has more tasks here than cores
+                         # (runtime/spin_wait.py does not spin then)
 
 
 def cores():
@@ -56,28 +60,37 @@ def share_for(hosts, requested=0):
     return share_of_cores(local_tasks(hosts))
 
 
-def hold(owner, threads):
-    """Limits this process's BLAS threads to `threads` (the least asked by the running
-    servers) for as long as `owner` holds it."""
-    if threads is None:
-        return
+def hold(owner, threads, tasks_here=1):
+    """While `owner` (a running server) holds: this process's BLAS threads are limited to
+    `threads` (the least asked by the running servers; None: leave them), and `crowded` says
+    whether a running server's cluster has more tasks on this machine (`tasks_here`) than
+    cores."""
     with _lock:
-        _holders[id(owner)] = threads
-        _apply(min(_holders.values()))
+        _holders[id(owner)] = (threads, tasks_here)
+        _update()
 
 
 def release(owner):
     with _lock:
-        if _holders.pop(id(owner), None) is None:
-            return
-        _apply(min(_holders.values()) if _holders else None)
+        if _holders.pop(id(owner), None) is not None:
+            _update()
+
+
+def _update():
+    global crowded
+    limits = [threads for threads, _ in _holders.values() if threads is not None]
+    _apply(min(limits) if limits else None)
+    crowded = any(tasks > cores() for _, tasks in _holders.values())
 
 
 def _apply(threads):
-    global _limiter
+    global _limiter, _limit
+    if threads == _limit:
+        return
     from threadpoolctl import threadpool_limits     # imported when a server starts
     if _limiter is not None:
         _limiter.restore_original_limits()
         _limiter = None
     if threads is not None:
         _limiter = threadpool_limits(limits=threads, user_api="blas")
+    _limit = threads

@@ -11,21 +11,20 @@ so on a machine with a core to spare a waiting task spins for a short while (SPI
 before it sleeps.
 
 Only with a core to spare: spinning on a busy machine takes the core from a task that has
-work to do. So a server spins only if its cluster has no more tasks on this machine than
-there are cores (1 ps + 1 worker on 2 cores: yes; 1 ps + 3 workers: no -- there, not
-spinning took 0.87-0.90 of the time of an async step and 0.91 of a sync round, 5-8
-alternating turns, and came out even when the machine was slower). And before and
-while it spins, a waiter reads how many threads are runnable right now (/proc/loadavg); if
-they are already as many as the cores, it goes to sleep at once. Where /proc/loadavg does
+work to do. So nobody spins in a process whose servers' cluster has more tasks on this
+machine than there are cores (compute_threads.crowded): 1 ps + 1 worker on 2 cores spin,
+1 ps + 3 workers do not -- there, not spinning took 0.87-0.90 of the time of an async step
+and 0.91 of a sync round (5-8 alternating turns), and came out even when the machine was
+slower. And before and while it spins, a waiter reads how many threads are runnable right
+now (/proc/loadavg); if they are already as many as the cores, it goes to sleep at once. Where /proc/loadavg does
 not exist (not Linux), waiters always sleep. SANDBOX_SPIN_US=0 turns spinning off.
 """
 import os
-import threading
 import time
 
 from . import compute_threads
 
-__all__ = ["SPIN_SECONDS", "spin", "spare_core", "hold", "release"]
+__all__ = ["SPIN_SECONDS", "spin", "spare_core"]
 
 SPIN_SECONDS = float(os.environ.get("SANDBOX_SPIN_US", "2000")) / 1e6
 _CHECK_EVERY = 100e-6            # how often a spinning thread looks at the load again
@@ -35,27 +34,6 @@ try:
     _LOADAVG = os.open("/proc/loadavg", os.O_RDONLY)
 except OSError:
     _LOADAVG = None
-
-
-_lock = threading.Lock()
-_tasks = {}                      # id(server) -> its cluster's tasks on this machine
-_crowded = False                 # some running server's cluster has more tasks than cores
-
-
-def hold(owner, local_tasks):
-    """A server of a cluster with `local_tasks` tasks on this machine runs in this process
-    (until release(owner)): spinning stops while any such cluster is bigger than the cores."""
-    global _crowded
-    with _lock:
-        _tasks[id(owner)] = local_tasks
-        _crowded = max(_tasks.values()) > _CORES
-
-
-def release(owner):
-    global _crowded
-    with _lock:
-        _tasks.pop(id(owner), None)
-        _crowded = bool(_tasks) and max(_tasks.values()) > _CORES
 
 
 def spare_core():
@@ -74,7 +52,7 @@ def spin(ready, budget=None):
     budget (default SPIN_SECONDS) is spent, or no core is spare any more. Returns ready()'s
     last value; a false one means: sleep now."""
     budget = SPIN_SECONDS if budget is None else budget
-    if budget <= 0 or _crowded or not spare_core():
+    if budget <= 0 or compute_threads.crowded or not spare_core():
         return None
     now = time.perf_counter()
     end, check = now + budget, now + _CHECK_EVERY

@@ -102,14 +102,13 @@ class StepPump:
         self._on_release = on_release      # wakes threads that wait for the claim
         self._claim = threading.Lock()
         self._waker = _thread_waker()    # (the pump is made and closed by one thread)
-        self._wake_r, self._wake_w = self._waker.r, self._waker.w
-        self._woken = False              # a wake-up byte may wait in _wake_r
+        self._woken = False              # a wake-up byte may wait in the waker
         self._by_fd = {c.conn.fileno(): c for c in channels}
         self._poll = select.poll() if hasattr(select, "poll") else None
         if self._poll is not None:
             for fd in self._by_fd:
                 self._poll.register(fd, _POLL_IN)
-            self._poll.register(self._wake_r.fileno(), _POLL_IN)
+            self._poll.register(self._waker.r.fileno(), _POLL_IN)
 
     # -- the right to read -------------------------------------------------------
     def try_claim(self):
@@ -128,7 +127,7 @@ class StepPump:
         """Interrupts the thread polling the channels (something it may wait for arrived
         another way, or the step was aborted)."""
         try:
-            self._wake_w.send(b"!")
+            self._waker.w.send(b"!")
         except (BlockingIOError, OSError):
             pass                     # already woken (buffer full) or closing
         self._woken = True
@@ -158,7 +157,7 @@ class StepPump:
                 events = self._poll.poll(ms)
             fds = [fd for fd, _ in events]
         else:                                        # no poll() (Windows)
-            fds = [c.conn.fileno() for c in self.open_channels] + [self._wake_r.fileno()]
+            fds = [c.conn.fileno() for c in self.open_channels] + [self._waker.r.fileno()]
             fds = select.select(fds, [], [], timeout)[0]
         for fd in fds:
             channel = self._by_fd.get(fd)
@@ -173,7 +172,7 @@ class StepPump:
 
     def _drain_wake(self):
         try:
-            while self._wake_r.recv(4096):
+            while self._waker.r.recv(4096):
                 pass
         except (BlockingIOError, OSError):
             pass

@@ -16,7 +16,7 @@ import threading
 import time
 
 from ..framework import errors
-from . import cluster_secret, compute_threads, local_master, spin_wait, transport
+from . import cluster_secret, compute_threads, local_master, transport
 from .master import MasterService
 from .peers import NO_REPLY, Peers, message_size
 from .simulation import Knobs
@@ -92,8 +92,7 @@ class TaskServer:
             self._serving = transport.serve(self.listener, self._handle,
                                             name=f"server{self.task}")
             local_master.register(self)
-            compute_threads.hold(self, self._blas_threads)
-            spin_wait.hold(self, self._local_tasks)
+            compute_threads.hold(self, self._blas_threads, self._local_tasks)
 
     def stop(self):
         if self._stopped.is_set():
@@ -101,7 +100,6 @@ class TaskServer:
         self._stopped.set()
         local_master.unregister(self)
         compute_threads.release(self)
-        spin_wait.release(self)
         self.master.shutdown()
         self.worker.shutdown()
         if self._serving is not None:
