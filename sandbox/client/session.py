@@ -69,6 +69,9 @@ class _FetchStructure:
         self.elements = []
         self._index = {}
         self._tree = self._build(fetches)
+        # what the runtime is asked for: the tensors to fetch and the ops to run (by name)
+        self.fetch_names = tuple(e.name for e in self.elements if not isinstance(e, Operation))
+        self.targets = tuple(e.name for e in self.elements if isinstance(e, Operation))
 
     def _build(self, fetch):
         if fetch is None:
@@ -126,6 +129,7 @@ class BaseSession:
         self._target = target
         self._closed = False
         self._structures = {}
+        self._feed_tensors = {}
         if target:
             from ..runtime.remote_session import RemoteSession
             self._runtime = RemoteSession(target, graph, self._config)
@@ -161,13 +165,7 @@ class BaseSession:
             raise RuntimeError("Attempted to use a closed Session.")
         structure = self._structure_for(fetches)
         feed_names, feed_values = self._convert_feeds(feed_dict)
-        fetch_names, targets = [], []
-        for element in structure.elements:
-            if isinstance(element, Operation):
-                targets.append(element.name)
-            else:
-                fetch_names.append(element.name)
-        values = self._runtime.run(tuple(feed_names), tuple(fetch_names), tuple(targets),
+        values = self._runtime.run(tuple(feed_names), structure.fetch_names, structure.targets,
                                    feed_values, options, run_metadata)
         by_element, it = [], iter(values)
         for element in structure.elements:
@@ -190,13 +188,9 @@ class BaseSession:
             return (), ()
         names, values = [], []
         for key, value in feed_dict.items():
-            try:
-                tensor = self._graph.as_graph_element(key, allow_tensor=True,
-                                                      allow_operation=False)
-            except (TypeError, ValueError, KeyError) as e:
-                text = e.args[0] if e.args else str(e)
-                raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor: {text}") \
-                    from None
+            tensor = self._feed_tensors.get(key)
+            if tensor is None:
+                tensor = self._feed_tensor(key)
             if isinstance(value, Tensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
                                 "feed values include Python scalars, strings, lists, numpy "
@@ -219,6 +213,19 @@ class BaseSession:
             names.append(tensor.name)
             values.append(array)
         return names, values
+
+    def _feed_tensor(self, key):
+        """The Tensor a feed_dict key names (remembered: a key names the same tensor of the
+        graph for the session's whole life)."""
+        try:
+            tensor = self._graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
+        except (TypeError, ValueError, KeyError) as e:
+            text = e.args[0] if e.args else str(e)
+            raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor: {text}") \
+                from None
+        if len(self._feed_tensors) < 1024:
+            self._feed_tensors[key] = tensor
+        return tensor
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function that runs `fetches`, feeding its positional arguments to `feed_list`."""

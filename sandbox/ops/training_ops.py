@@ -53,12 +53,19 @@ def _apply_shape(tensor_inputs, scalar_inputs):
     return shape
 
 
-@contextlib.contextmanager
 def _locked(cells, use_locking):
-    """Holds the locks of `cells` (in a fixed order, so two updates cannot deadlock)."""
+    """Holds the locks of `cells` (in a fixed order, so two updates cannot deadlock); without
+    use_locking, nothing (the usual case: it costs next to nothing on every step)."""
     if not use_locking:
-        yield
-        return
+        return _NOTHING
+    return _holding(cells)
+
+
+_NOTHING = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _holding(cells):
     with contextlib.ExitStack() as stack:
         for cell in sorted(set(cells), key=id):
             stack.enter_context(cell.lock)
@@ -68,7 +75,7 @@ def _locked(cells, use_locking):
 def _read(cell, grad):
     """The cell's current value, checked against the gradient's shape."""
     value = cell.read(cell.name)
-    if value.shape != np.shape(grad):
+    if value.shape != (grad.shape if grad.__class__ is np.ndarray else np.shape(grad)):
         raise errors.InvalidArgumentError(
             None, None, f"var and grad do not have the same shape{list(value.shape)} "
             f"{list(np.shape(grad))} (variable {cell.name}).")

@@ -227,17 +227,21 @@ class Executor:
         try:
             with np.errstate(all="ignore"):
                 for fn, ins, out, flags, deref, node in self._steps:
-                    args = [vals[i] for i in ins]
                     if stats is not None:
                         start = time.time_ns()
                     if flags:
+                        args = [vals[i] for i in ins]
                         if flags & _FLUSH:          # sends just before go out together
                             step.rendezvous.flush()
                         for i in deref:
                             args[i] = args[i].read(node["name"])
                         result = fn(step, *args) if flags & _CTX else fn(*args)
+                    elif len(ins) == 2:             # (most ops: no list for their inputs)
+                        result = fn(vals[ins[0]], vals[ins[1]])
+                    elif len(ins) == 1:
+                        result = fn(vals[ins[0]])
                     else:
-                        result = fn(*args)
+                        result = fn(*[vals[i] for i in ins])
                     if out.__class__ is int:
                         vals[out] = result
                     else:

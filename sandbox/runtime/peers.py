@@ -209,13 +209,26 @@ def _why(e):
 
 def message_size(obj):
     """Approximate bytes of a message: its arrays and strings (cheap: no encoding)."""
-    if isinstance(obj, dict):
-        return sum(message_size(v) for v in obj.values())
-    if isinstance(obj, (list, tuple)):
-        return sum(message_size(v) for v in obj)
-    nbytes = getattr(obj, "nbytes", None)
-    if nbytes is not None:
-        return nbytes
-    if isinstance(obj, (str, bytes)):
-        return len(obj)
-    return 8
+    total, stack = 0, [obj]
+    while stack:                          # a loop, not a recursion: it runs on every step
+        x = stack.pop()
+        kind = type(x)
+        if kind is dict:
+            stack.extend(x.values())
+        elif kind is list or kind is tuple:
+            stack.extend(x)
+        elif kind is str or kind is bytes:
+            total += len(x)
+        else:
+            nbytes = getattr(x, "nbytes", None)          # arrays and NumPy scalars
+            if nbytes is not None:
+                total += nbytes
+            elif isinstance(x, dict):
+                stack.extend(x.values())
+            elif isinstance(x, (list, tuple)):
+                stack.extend(x)
+            elif isinstance(x, (str, bytes)):
+                total += len(x)
+            else:
+                total += 8
+    return total

@@ -54,6 +54,7 @@ class RemoteSession:
         self.handle = None
         self.devices = []
         self.sent_ops = 0
+        self.synced_version = None        # the graph's version when last sent to the master
         self.master_task = None
         self._sync_lock = threading.Lock()
 
@@ -62,6 +63,7 @@ class RemoteSession:
             self._sync_graph_locked()
 
     def _sync_graph_locked(self):
+        version = self.graph.version
         ops = self.graph.get_operations()
         if self.handle is None:
             reply = self.peers.call(self.master, "CreateSession",
@@ -78,13 +80,15 @@ class RemoteSession:
             self.peers.call(self.master, "ExtendSession", handle=self.handle,
                             nodes=[op.node_def for op in ops[self.sent_ops:]])
             self.sent_ops = len(ops)
+        self.synced_version = version
 
     def list_devices(self):
         self._sync_graph()
         return list(self.devices)
 
     def run(self, feeds, fetches, targets, feed_values, options=None, run_metadata=None):
-        self._sync_graph()
+        if self.graph.version != self.synced_version:     # ops were added since
+            self._sync_graph()
         trace = bool(options and options.trace_level >= 1 and run_metadata is not None)
         timeout_ms = int(options.timeout_in_ms) if options else 0
         reply = self.peers.call(self.master, "RunStep", handle=self.handle,

@@ -51,6 +51,9 @@ class VariableCell:
         return f"<VariableCell {self.name} {state}>"
 
 
+_EMPTY = {}
+
+
 class ResourceMgr:
     """Named resources of one task (or one local Session), grouped in containers."""
 
@@ -61,6 +64,9 @@ class ResourceMgr:
 
     def lookup_or_create(self, container, name, factory):
         """Returns the resource `name`, creating it with `factory()` the first time."""
+        resource = self._containers.get(container or "", _EMPTY).get(name)
+        if resource is not None:              # the usual case, on every step: no lock needed
+            return resource                   # to read a dict
         with self._lock:
             resources = self._containers.setdefault(container or "", {})
             resource = resources.get(name)

@@ -368,9 +368,18 @@ class _Decoder:
 
     # one method per marker: "__nd__" -> decode_nd
     def decode_nd(self, node, depth):
-        dtype, shape = _parse_dtype(node["dtype"]), _parse_shape(node["shape"])
-        index = node["__nd__"]
-        buf = self.take_buffer(index, math.prod(shape) * dtype.itemsize)
+        text, shape, index = node["dtype"], node["shape"], node["__nd__"]
+        dtype = _PARSED_DTYPES.get(text) if type(text) is str else None
+        if dtype is None:
+            dtype = _parse_dtype(text)
+        shape = _parse_shape(shape)
+        nbytes = math.prod(shape) * dtype.itemsize
+        if type(index) is int and 0 <= index < len(self.lengths) and not self.used[index] \
+                and self.lengths[index] == nbytes:        # the usual case, checked inline
+            self.used[index] = True
+            buf = None if self.buffers is None else self.buffers[index]
+        else:                                             # take_buffer says what is wrong
+            buf = self.take_buffer(index, nbytes)
         try:
             if self.into is not None:                 # one pass: its bytes will land in it
                 array = np.empty(shape, dtype=dtype)
@@ -495,13 +504,13 @@ def _parse_dtype_text(text):
 
 
 def _parse_shape(shape):
-    if type(shape) is list and len(shape) <= _MAX_NDIM:
-        for d in shape:
-            if type(d) is not int or not 0 <= d < 2**62:
-                break
-        else:
-            return shape
+    if type(shape) is list and len(shape) <= _MAX_NDIM and _INT.issuperset(map(type, shape)) \
+            and (not shape or (min(shape) >= 0 and max(shape) < 2**62)):
+        return shape                         # (the type test, in C: no bool, no float)
     raise FrameError(f"bad array shape {shape!r}")
+
+
+_INT = frozenset((int,))
 
 
 _ORJSON_MAX_BYTES = 65536
@@ -639,10 +648,15 @@ class FrameReader:
             buffers = [np.empty(n, dtype=np.uint8) for n in lengths]
             two_passes = True
         views = [memoryview(b) for b in buffers if b.nbytes]
-        while views and self._end > self._start:          # what came with the header
-            got = self._take_into(views[0])
-            views = _advance(views, got)
-        _recv_all(self.sock, views, "buffers")
+        first = 0
+        while first < len(views) and self._end > self._start:    # what came with the
+            view = views[first]                                   # header
+            got = self._take_into(view)
+            if got < view.nbytes:
+                views[first] = view[got:]
+                break
+            first += 1
+        _recv_all(self.sock, views[first:], "buffers")
         if two_passes:
             message = _Decoder(lengths, buffers, limits.max_depth).run(tree)
         return message
@@ -712,9 +726,9 @@ def message_nbytes(obj, limits=DEFAULT_LIMITS):
 def _send_all(sock, views, blocked=None):
     """Sends the byte views back to back -- gathered by sendmsg, resumed after partial sends.
     With `blocked`: without blocking, calling blocked() whenever the socket is full."""
-    views = [v for v in views if v.nbytes]
+    left = sum([v.nbytes for v in views])
     flags = _DONTWAIT if blocked is not None else 0
-    while views:
+    while left:
         try:
             if hasattr(sock, "sendmsg"):
                 sent = sock.sendmsg(views[:_IOV_MAX], (), flags)
@@ -724,26 +738,26 @@ def _send_all(sock, views, blocked=None):
             if blocked is not None:
                 blocked()
             continue
-        views = _advance(views, sent)
+        left -= sent
+        if left:
+            views = _advance(views, sent)
 
 
-def _recv_all(sock, buffers, part, at_frame_start=False):
-    """Fills the writable buffers from the socket, in order (scattered by recvmsg_into)."""
-    views = [memoryview(b).cast("B") for b in buffers]
-    views = [v for v in views if v.nbytes]
-    total, got = sum(v.nbytes for v in views), 0
-    while views:
+def _recv_all(sock, views, part):
+    """Fills the byte views (memoryviews of format "B") from the socket, in order
+    (scattered by recvmsg_into)."""
+    total, got = sum([v.nbytes for v in views]), 0
+    while got < total:
         if hasattr(sock, "recvmsg_into"):
             n = sock.recvmsg_into(views[:_IOV_MAX])[0]
         else:
             n = sock.recv_into(views[0])
         if n == 0:
-            if at_frame_start and got == 0:
-                raise EOFError("the peer closed the connection")
             raise FrameError(f"the peer closed the connection in the middle of a frame "
                              f"(after {got} of the {total} bytes of its {part})")
         got += n
-        views = _advance(views, n)
+        if got < total:
+            views = _advance(views, n)
 
 
 def _advance(views, n):
