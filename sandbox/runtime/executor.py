@@ -14,7 +14,9 @@ one in a fixed topological order, which makes every run easy to follow and repro
 A reference to a variable (`weights:0`, dtype float32_ref) is dereferenced where a node wants
 the value rather than the reference -- the same rule TF applies.
 """
+import dis
 import functools
+import inspect
 import time
 
 import numpy as np
@@ -82,6 +84,40 @@ class NodeContext:
 
 
 _DEREF, _CTX, _FLUSH = 1, 2, 4
+_SIMPLE = (bool, int, str, type(None))
+
+
+def _attrs_to_pass(kernel, attrs):
+    """The attrs a kernel must be called with: not those it never reads (most kernels accept
+    `T`, the dtype, and ignore it), nor those equal to its default. A kernel bound to no attrs
+    is called directly -- a partial with keywords costs about 0.4 us per call, on every op of
+    every step."""
+    params = _kernel_params(kernel)
+    kept = {}
+    for name, value in attrs.items():
+        if name not in params:
+            kept[name] = value                # (a **kwargs kernel; or a wrong name: the call
+            continue                          #  will say so)
+        default, used = params[name]
+        if not used or (value is default or (type(value) in _SIMPLE and
+                                             type(value) is type(default) and value == default)):
+            continue
+        kept[name] = value
+    return kept
+
+
+@functools.lru_cache(maxsize=None)
+def _kernel_params(kernel):
+    """{keyword parameter: (its default, whether the kernel's code reads it)}."""
+    code = kernel.__code__
+    read = {ins.argval for ins in dis.get_instructions(code)
+            if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "DELETE_FAST")}
+    read |= set(code.co_cellvars)             # used by a nested function
+    params = {}
+    for name, p in inspect.signature(kernel).parameters.items():
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty:
+            params[name] = (p.default, name in read)
+    return params
 _SEND_OPS = ("_Send", "_SendControl")
 
 
@@ -172,6 +208,7 @@ class Executor:
             op_def = get_op_def(nd["op"])
             attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
             kernel = op_def.kernel
+            attrs = _attrs_to_pass(kernel, attrs)
             flags = 0
             if op_def.uses_context:
                 ctx = NodeContext(nd["name"], nd["op"], nd.get("device") or device, resources,
