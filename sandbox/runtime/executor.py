@@ -83,7 +83,7 @@ class NodeContext:
         self.attrs = attrs
 
 
-_DEREF, _CTX, _FLUSH = 1, 2, 4
+_DEREF, _CTX, _FLUSH, _MULTI = 1, 2, 4, 8     # what a node needs beyond a plain call
 _SIMPLE = (bool, int, str, type(None))
 
 
@@ -245,6 +245,7 @@ class Executor:
             used = sorted(outputs_of.get(step[5]["name"], ()))
             if step[6]:
                 step[2] = tuple(used)
+                step[3] |= _MULTI
             else:
                 step[2] = used[0][1] if used else len(slots)
         self._steps = [tuple(s[:6]) for s in steps]
@@ -266,24 +267,25 @@ class Executor:
                 for fn, ins, out, flags, deref, node in self._steps:
                     if stats is not None:
                         start = time.time_ns()
-                    if flags:
+                    if not flags:                   # the usual op: values in, one value out
+                        if len(ins) == 2:           # (no list for the inputs of most ops)
+                            vals[out] = fn(vals[ins[0]], vals[ins[1]])
+                        elif len(ins) == 1:
+                            vals[out] = fn(vals[ins[0]])
+                        else:
+                            vals[out] = fn(*[vals[i] for i in ins])
+                    else:
                         args = [vals[i] for i in ins]
                         if flags & _FLUSH:          # sends just before go out together
                             step.rendezvous.flush()
                         for i in deref:
                             args[i] = args[i].read(node["name"])
                         result = fn(step, *args) if flags & _CTX else fn(*args)
-                    elif len(ins) == 2:             # (most ops: no list for their inputs)
-                        result = fn(vals[ins[0]], vals[ins[1]])
-                    elif len(ins) == 1:
-                        result = fn(vals[ins[0]])
-                    else:
-                        result = fn(*[vals[i] for i in ins])
-                    if out.__class__ is int:
-                        vals[out] = result
-                    else:
-                        for index, slot in out:
-                            vals[slot] = result[index]
+                        if flags & _MULTI:
+                            for index, slot in out:
+                                vals[slot] = result[index]
+                        else:
+                            vals[out] = result
                     if stats is not None:
                         stats.append((node["name"], node["op"], node.get("device", ""), start,
                                       time.time_ns()))

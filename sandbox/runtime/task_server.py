@@ -134,6 +134,7 @@ class TaskServer:
         method = message.get("method") if isinstance(message, dict) else None
         src = message.get("src", "client") if isinstance(message, dict) else "client"
         start = time.time()
+        nbytes = conn.last_frame_bytes if conn is not None else message_size(message)
         try:
             if method == "Tensors":
                 self.worker.receive_tensors(message["step_id"], message["items"], src)
@@ -151,7 +152,7 @@ class TaskServer:
         end = time.time()
         conn.send(reply)         # first the reply, then the trace: the caller does not wait
         if method not in UNTRACED_METHODS:
-            self.trace.record(method or "?", src, self.task, "", message_size(message),
+            self.trace.record(method or "?", src, self.task, "", nbytes,
                               message.get("step_id", 0) if isinstance(message, dict) else 0,
                               start, end)
         return NO_REPLY

@@ -283,6 +283,11 @@ class Connection:
                 return True                          # broken: recv() will say so
 
     @property
+    def last_frame_bytes(self):
+        """The size on the wire of the message recv() returned last."""
+        return self._reader.last_frame_bytes
+
+    @property
     def buffered(self):
         """Bytes already read from the socket that recv() will return before asking it."""
         return self._reader.buffered

@@ -579,6 +579,7 @@ class FrameReader:
         self._view = memoryview(self._buf)
         self._start = self._end = 0
         self._eof = False
+        self.last_frame_bytes = 0               # the size of the frame read last
 
     @property
     def buffered(self):
@@ -636,7 +637,7 @@ class FrameReader:
             got = self._take_into(memoryview(rest))
             _recv_all(self.sock, [memoryview(rest)[got:]], "header")
         lengths = list(struct.unpack_from(f"<{n_buffers}Q", rest))
-        _check_sizes(header_len, n_buffers, sum(lengths), limits)
+        self.last_frame_bytes = _check_sizes(header_len, n_buffers, sum(lengths), limits)
         tree = _parse_header(memoryview(rest)[8 * n_buffers:])
         if not lengths:                                    # nothing to allocate: one pass
             return _Decoder(lengths, [], limits.max_depth).run(tree)
