@@ -45,3 +45,10 @@ def test_a_matmul_with_transpose_a_still_transposes():
     ]
     (out,) = Executor(nodes, fetches=["mm:0"]).run()
     np.testing.assert_array_equal(out, [[6.0], [9.0]])
+
+
+def test_a_kernel_that_is_no_plain_function_gets_every_attr():
+    import functools
+
+    bound = functools.partial(kernel, transpose=True)
+    assert _attrs_to_pass(bound, {"T": "float32", "scale": 1.0}) == {"T": "float32", "scale": 1.0}

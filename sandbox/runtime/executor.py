@@ -108,8 +108,11 @@ def _attrs_to_pass(kernel, attrs):
 
 @functools.lru_cache(maxsize=None)
 def _kernel_params(kernel):
-    """{keyword parameter: (its default, whether the kernel's code reads it)}."""
-    code = kernel.__code__
+    """{keyword parameter: (its default, whether the kernel's code reads it)}; {} -- pass
+    every attr -- for a kernel that is not a plain Python function."""
+    code = getattr(kernel, "__code__", None)
+    if code is None:
+        return {}
     read = {ins.argval for ins in dis.get_instructions(code)
             if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "DELETE_FAST")}
     read |= set(code.co_cellvars)             # used by a nested function
@@ -118,6 +121,8 @@ def _kernel_params(kernel):
         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty:
             params[name] = (p.default, name in read)
     return params
+
+
 _SEND_OPS = ("_Send", "_SendControl")
 
 
