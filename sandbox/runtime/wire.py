@@ -137,7 +137,7 @@ class _Encoder:
         kind = type(x)
         if kind in _PLAIN:                            # the common case first: no conversion
             return x
-        if kind is dict and _MARKER_SET.isdisjoint(x) and _str_keys(x):
+        if kind is dict and _MARKER_SET.isdisjoint(x) and _STR.issuperset(map(type, x)):
             return {k: v if type(v) in _PLAIN else self.walk(v, depth + 1)
                     for k, v in x.items()}
         if kind is np.ndarray:
@@ -236,11 +236,7 @@ def _check_dtype_to_send(dtype):
 _SENDABLE = {}                  # dtype -> dtype.str, for the dtypes checked and allowed
 
 
-def _str_keys(d):
-    for k in d:
-        if type(k) is not str:
-            return False
-    return True
+_STR = frozenset((str,))                  # (a dict's keys are all str: checked in C)
 
 
 def _check_dtype_text(dtype):
