@@ -61,15 +61,15 @@ class TraceRing:
         """Drops the n oldest records (under the lock)."""
         messages = self._messages
         while n:
-            first, *rest = messages[0]
-            tensors = rest[3]
-            if len(tensors) <= n:
+            oldest = messages[0]
+            k = len(oldest[4])                    # its tensors
+            if k <= n:                            # (the usual case: whole messages go)
                 messages.popleft()
-                n -= len(tensors)
-                self._count -= len(tensors)
+                n -= k
+                self._count -= k
             else:
-                rest[3] = tensors[n:]
-                messages[0] = (first + n, *rest)
+                first, kind, src, dst, tensors, step_id, start, end = oldest
+                messages[0] = (first + n, kind, src, dst, tensors[n:], step_id, start, end)
                 self._count -= n
                 n = 0
 
