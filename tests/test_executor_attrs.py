@@ -52,3 +52,29 @@ def test_a_kernel_that_is_no_plain_function_gets_every_attr():
 
     bound = functools.partial(kernel, transpose=True)
     assert _attrs_to_pass(bound, {"T": "float32", "scale": 1.0}) == {"T": "float32", "scale": 1.0}
+
+
+def test_attrs_go_by_position_after_the_inputs_defaults_filling_the_gaps():
+    from sandbox.runtime.executor import _positional_attrs
+
+    def send(ctx, step, value, key, tensor_name, flag=False, T=None):
+        return value
+
+    assert _positional_attrs(send, 3, {"key": "k", "tensor_name": "t"}) == ("k", "t")
+    assert _positional_attrs(send, 3, {"key": "k", "tensor_name": "t", "T": 1}) == \
+        ("k", "t", False, 1)
+    assert _positional_attrs(send, 3, {}) == ()
+
+
+def test_attrs_that_cannot_go_by_position_stay_keywords():
+    from sandbox.runtime.executor import _positional_attrs
+
+    def keyword_only(x, *, scale):
+        return x * scale
+
+    def needs_key(ctx, step, value, key, tensor_name):
+        return value
+
+    assert _positional_attrs(keyword_only, 1, {"scale": 2}) is None
+    assert _positional_attrs(needs_key, 3, {"tensor_name": "t"}) is None     # key missing
+    assert _positional_attrs(needs_key, 3, {"key": "k", "other": 1}) is None

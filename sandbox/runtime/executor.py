@@ -83,7 +83,8 @@ class NodeContext:
         self.attrs = attrs
 
 
-_DEREF, _CTX, _FLUSH, _MULTI = 1, 2, 4, 8     # what a node needs beyond a plain call
+_DEREF, _CTX, _FLUSH, _MULTI, _ATTRS = 1, 2, 4, 8, 16    # what a node needs beyond a
+                                                          # plain call
 _SIMPLE = (bool, int, str, type(None))
 
 
@@ -104,6 +105,43 @@ def _attrs_to_pass(kernel, attrs):
             continue
         kept[name] = value
     return kept
+
+
+def _positional_attrs(kernel, n_before, attrs):
+    """`attrs` as the values of the kernel's parameters after its first `n_before` ones (its
+    context and inputs), in order, up to the last attr given (defaults fill the gaps); None
+    if the signature does not allow that (keyword-only or variable parameters, an attr it
+    does not name)."""
+    params = _ordered_params(kernel)
+    if not attrs or params is None or len(params) < n_before:
+        return None if attrs else ()
+    rest = params[n_before:]
+    names = [name for name, _ in rest]
+    if not all(name in names for name in attrs):
+        return None
+    last = max(names.index(name) for name in attrs)
+    values = []
+    for name, default in rest[:last + 1]:
+        if name in attrs:
+            values.append(attrs[name])
+        elif default is not inspect.Parameter.empty:
+            values.append(default)
+        else:
+            return None
+    return tuple(values)
+
+
+@functools.lru_cache(maxsize=None)
+def _ordered_params(kernel):
+    """[(name, default)] of a kernel whose parameters can all be given by position; None
+    otherwise."""
+    try:
+        params = inspect.signature(kernel).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return None
+    return [(p.name, p.default) for p in params]
 
 
 @functools.lru_cache(maxsize=None)
@@ -215,13 +253,6 @@ class Executor:
             kernel = op_def.kernel
             attrs = _attrs_to_pass(kernel, attrs)
             flags = 0
-            if op_def.uses_context:
-                ctx = NodeContext(nd["name"], nd["op"], nd.get("device") or device, resources,
-                                  state_store.setdefault(nd["name"], {}), attrs)
-                fn = functools.partial(kernel, ctx, **attrs)
-                flags |= _CTX
-            else:
-                fn = functools.partial(kernel, **attrs) if attrs else kernel
             ins, deref = [], []
             for position, text in enumerate(t for t in nd["input"] if not t.startswith("^")):
                 tensor_name = normalize_tensor_name(text)
@@ -230,6 +261,20 @@ class Executor:
                     deref.append(position)
             if deref:
                 flags |= _DEREF
+            # The attrs follow the inputs as positional arguments when the kernel's signature
+            # allows it (a partial with keywords copies a dict on every call).
+            lead = 2 if op_def.uses_context else 0        # (ctx, step)
+            after = _positional_attrs(kernel, lead + len(ins), attrs)
+            kw = attrs if after is None else {}
+            if after:
+                flags |= _ATTRS
+            if op_def.uses_context:
+                ctx = NodeContext(nd["name"], nd["op"], nd.get("device") or device, resources,
+                                  state_store.setdefault(nd["name"], {}), attrs)
+                fn = functools.partial(kernel, ctx, **kw)
+                flags |= _CTX
+            else:
+                fn = functools.partial(kernel, **kw) if kw else kernel
             for index in op_def.ref_outputs:
                 ref_tensors.add(f"{nd['name']}:{index}")
             if nd["op"] in _SEND_OPS:
@@ -239,7 +284,8 @@ class Executor:
                 # just after it travel to the worker as one message
                 flags |= _FLUSH
                 sends_waiting = False
-            steps.append([fn, tuple(ins), None, flags, tuple(deref), nd, op_def.multi_output])
+            steps.append([fn, tuple(ins), None, flags, tuple(deref), after or (), nd,
+                          op_def.multi_output])
         self._fetch_slots = [slot_of(name) for name in self.fetches]
         # Outputs: only the tensors somebody reads (or fetches) get a slot.
         outputs_of = {}
@@ -247,13 +293,13 @@ class Executor:
             op_name, _, index = name.rpartition(":")
             outputs_of.setdefault(op_name, []).append((int(index), slot))
         for step in steps:
-            used = sorted(outputs_of.get(step[5]["name"], ()))
-            if step[6]:
+            used = sorted(outputs_of.get(step[6]["name"], ()))
+            if step[7]:
                 step[2] = tuple(used)
                 step[3] |= _MULTI
             else:
                 step[2] = used[0][1] if used else len(slots)
-        self._steps = [tuple(s[:6]) for s in steps]
+        self._steps = [tuple(s[:7]) for s in steps]
         self._fetch_deref = [name in ref_tensors and name not in self.feeds
                              for name in self.fetches]
         self._num_slots = len(slots) + 1          # the last slot swallows unused outputs
@@ -269,7 +315,7 @@ class Executor:
         node = None
         try:
             with np.errstate(all="ignore"):
-                for fn, ins, out, flags, deref, node in self._steps:
+                for fn, ins, out, flags, deref, attrs, node in self._steps:
                     if stats is not None:
                         start = time.time_ns()
                     if not flags:                   # the usual op: values in, one value out
@@ -285,6 +331,8 @@ class Executor:
                             step.rendezvous.flush()
                         for i in deref:
                             args[i] = args[i].read(node["name"])
+                        if flags & _ATTRS:          # the node's attrs, after its inputs
+                            args += attrs
                         result = fn(step, *args) if flags & _CTX else fn(*args)
                         if flags & _MULTI:
                             for index, slot in out:
