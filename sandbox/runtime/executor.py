@@ -6,6 +6,8 @@ executor plans once and then runs many steps:
   1. prune   keep only the nodes the fetches and targets need; a fed tensor cuts the walk
   2. order   sort the kept nodes so every node comes after its inputs and control inputs
   3. bind    give every tensor a slot in a flat list, and pre-bind each kernel with its attrs
+             (only those it reads and that differ from its defaults; after its inputs, by
+             position, when its signature allows: most ops then call their kernel directly)
   4. run     for each node in order: read its input slots, call its kernel, fill its outputs
 
 TensorFlow runs independent nodes in parallel on a thread pool; this executor runs them one by
@@ -14,15 +16,14 @@ one in a fixed topological order, which makes every run easy to follow and repro
 A reference to a variable (`weights:0`, dtype float32_ref) is dereferenced where a node wants
 the value rather than the reference -- the same rule TF applies.
 """
-import dis
 import functools
-import inspect
 import time
 
 import numpy as np
 
 from ..framework import errors
 from ..framework.op_def import get_op_def
+from .kernel_attrs import attrs_to_pass, positional_attrs
 
 __all__ = ["Executor", "prune", "StepState", "NodeContext", "parse_input", "normalize_tensor_name"]
 
@@ -85,82 +86,6 @@ class NodeContext:
 
 _DEREF, _CTX, _FLUSH, _MULTI, _ATTRS = 1, 2, 4, 8, 16    # what a node needs beyond a
                                                           # plain call
-_SIMPLE = (bool, int, str, type(None))
-
-
-def _attrs_to_pass(kernel, attrs):
-    """The attrs a kernel must be called with: not those it never reads (most kernels accept
-    `T`, the dtype, and ignore it), nor those equal to its default. A kernel bound to no attrs
-    is called directly -- a partial with keywords costs about 0.4 us per call, on every op of
-    every step."""
-    params = _kernel_params(kernel)
-    kept = {}
-    for name, value in attrs.items():
-        if name not in params:
-            kept[name] = value                # (a **kwargs kernel; or a wrong name: the call
-            continue                          #  will say so)
-        default, used = params[name]
-        if not used or (value is default or (type(value) in _SIMPLE and
-                                             type(value) is type(default) and value == default)):
-            continue
-        kept[name] = value
-    return kept
-
-
-def _positional_attrs(kernel, n_before, attrs):
-    """`attrs` as the values of the kernel's parameters after its first `n_before` ones (its
-    context and inputs), in order, up to the last attr given (defaults fill the gaps); None
-    if the signature does not allow that (keyword-only or variable parameters, an attr it
-    does not name)."""
-    params = _ordered_params(kernel)
-    if not attrs or params is None or len(params) < n_before:
-        return None if attrs else ()
-    rest = params[n_before:]
-    names = [name for name, _ in rest]
-    if not all(name in names for name in attrs):
-        return None
-    last = max(names.index(name) for name in attrs)
-    values = []
-    for name, default in rest[:last + 1]:
-        if name in attrs:
-            values.append(attrs[name])
-        elif default is not inspect.Parameter.empty:
-            values.append(default)
-        else:
-            return None
-    return tuple(values)
-
-
-@functools.lru_cache(maxsize=None)
-def _ordered_params(kernel):
-    """[(name, default)] of a kernel whose parameters can all be given by position; None
-    otherwise."""
-    try:
-        params = inspect.signature(kernel).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
-        return None
-    return [(p.name, p.default) for p in params]
-
-
-@functools.lru_cache(maxsize=None)
-def _kernel_params(kernel):
-    """{keyword parameter: (its default, whether the kernel's code reads it)}; {} -- pass
-    every attr -- for a kernel that is not a plain Python function."""
-    code = getattr(kernel, "__code__", None)
-    if code is None:
-        return {}
-    read = {ins.argval for ins in dis.get_instructions(code)
-            if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "DELETE_FAST")}
-    read |= set(code.co_cellvars)             # used by a nested function
-    params = {}
-    for name, p in inspect.signature(kernel).parameters.items():
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty:
-            params[name] = (p.default, name in read)
-    return params
-
-
 _SEND_OPS = ("_Send", "_SendControl")
 
 
@@ -251,7 +176,7 @@ class Executor:
             op_def = get_op_def(nd["op"])
             attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
             kernel = op_def.kernel
-            attrs = _attrs_to_pass(kernel, attrs)
+            attrs = attrs_to_pass(kernel, attrs)
             flags = 0
             ins, deref = [], []
             for position, text in enumerate(t for t in nd["input"] if not t.startswith("^")):
@@ -264,7 +189,7 @@ class Executor:
             # The attrs follow the inputs as positional arguments when the kernel's signature
             # allows it (a partial with keywords copies a dict on every call).
             lead = 2 if op_def.uses_context else 0        # (ctx, step)
-            after = _positional_attrs(kernel, lead + len(ins), attrs)
+            after = positional_attrs(kernel, lead + len(ins), attrs)
             kw = attrs if after is None else {}
             if after:
                 flags |= _ATTRS
