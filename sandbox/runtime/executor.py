@@ -174,9 +174,9 @@ class Executor:
         sends_waiting = False          # sends since the last flush
         for nd in order:
             op_def = get_op_def(nd["op"])
-            attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
+            node_attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
             kernel = op_def.kernel
-            attrs = attrs_to_pass(kernel, attrs)
+            attrs = attrs_to_pass(kernel, node_attrs)
             flags = 0
             ins, deref = [], []
             for position, text in enumerate(t for t in nd["input"] if not t.startswith("^")):
@@ -195,7 +195,7 @@ class Executor:
                 flags |= _ATTRS
             if op_def.uses_context:
                 ctx = NodeContext(nd["name"], nd["op"], nd.get("device") or device, resources,
-                                  state_store.setdefault(nd["name"], {}), attrs)
+                                  state_store.setdefault(nd["name"], {}), node_attrs)
                 fn = functools.partial(kernel, ctx, **kw)
                 flags |= _CTX
             else:

@@ -21,17 +21,16 @@ _SIMPLE = (bool, int, str, type(None))
 
 def attrs_to_pass(kernel, attrs):
     """The attrs a kernel must be called with: not those it never reads (most kernels accept
-    `T`, the dtype, and ignore it), nor those equal to its default. A kernel bound to no attrs
-    is called directly -- a partial with keywords costs about 0.4 us per call, on every op of
-    every step."""
-    params = _kernel_params(kernel)
+    `T`, the dtype, and ignore it), nor those equal to its default."""
+    params = {name: (default, read) for name, kind, default, read in _params(kernel) or ()
+              if default is not inspect.Parameter.empty}
     kept = {}
     for name, value in attrs.items():
         if name not in params:
             kept[name] = value                # (a **kwargs kernel; or a wrong name: the call
             continue                          #  will say so)
-        default, used = params[name]
-        if not used or (value is default or (type(value) in _SIMPLE and
+        default, read = params[name]
+        if not read or (value is default or (type(value) in _SIMPLE and
                                              type(value) is type(default) and value == default)):
             continue
         kept[name] = value
@@ -43,16 +42,19 @@ def positional_attrs(kernel, n_before, attrs):
     context and inputs), in order, up to the last attr given (defaults fill the gaps); None
     if the signature does not allow that (keyword-only or variable parameters, an attr it
     does not name)."""
-    params = _ordered_params(kernel)
-    if not attrs or params is None or len(params) < n_before:
-        return None if attrs else ()
+    if not attrs:
+        return ()
+    params = _params(kernel)
+    if params is None or len(params) < n_before or \
+            any(kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for _, kind, _, _ in params):
+        return None
     rest = params[n_before:]
-    names = [name for name, _ in rest]
+    names = [name for name, _, _, _ in rest]
     if not all(name in names for name in attrs):
         return None
     last = max(names.index(name) for name in attrs)
     values = []
-    for name, default in rest[:last + 1]:
+    for name, _, default, _ in rest[:last + 1]:
         if name in attrs:
             values.append(attrs[name])
         elif default is not inspect.Parameter.empty:
@@ -63,30 +65,15 @@ def positional_attrs(kernel, n_before, attrs):
 
 
 @functools.lru_cache(maxsize=None)
-def _ordered_params(kernel):
-    """[(name, default)] of a kernel whose parameters can all be given by position; None
-    otherwise."""
-    try:
-        params = inspect.signature(kernel).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
-        return None
-    return [(p.name, p.default) for p in params]
-
-
-@functools.lru_cache(maxsize=None)
-def _kernel_params(kernel):
-    """{keyword parameter: (its default, whether the kernel's code reads it)}; {} -- pass
-    every attr -- for a kernel that is not a plain Python function."""
+def _params(kernel):
+    """[(name, kind, default, whether the kernel's code reads it)] for each parameter of a
+    plain Python function, in order; None for any other callable (it gets every attr, by
+    keyword)."""
     code = getattr(kernel, "__code__", None)
     if code is None:
-        return {}
+        return None
     read = {ins.argval for ins in dis.get_instructions(code)
             if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "DELETE_FAST")}
     read |= set(code.co_cellvars)             # used by a nested function
-    params = {}
-    for name, p in inspect.signature(kernel).parameters.items():
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty:
-            params[name] = (p.default, name in read)
-    return params
+    return [(name, p.kind, p.default, name in read)
+            for name, p in inspect.signature(kernel).parameters.items()]

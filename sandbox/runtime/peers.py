@@ -212,21 +212,16 @@ def message_size(obj):
     total, stack = 0, [obj]
     while stack:                          # a loop, not a recursion: it runs on every step
         x = stack.pop()
-        kind = type(x)
-        if kind is dict:
-            stack.extend(x.values())
-        elif kind is list or kind is tuple:
-            stack.extend(x)
-        elif kind is str or kind is bytes:
+        if type(x) is str or type(x) is bytes:       # the common leaves, without a getattr
             total += len(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
         else:
             nbytes = getattr(x, "nbytes", None)          # arrays and NumPy scalars
             if nbytes is not None:
                 total += nbytes
-            elif isinstance(x, dict):
-                stack.extend(x.values())
-            elif isinstance(x, (list, tuple)):
-                stack.extend(x)
             elif isinstance(x, (str, bytes)):
                 total += len(x)
             else:

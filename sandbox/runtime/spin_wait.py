@@ -16,8 +16,9 @@ machine than there are cores (compute_threads.crowded): 1 ps + 1 worker on 2 cor
 1 ps + 3 workers do not -- there, not spinning took 0.87-0.90 of the time of an async step
 and 0.91 of a sync round (5-8 alternating turns), and came out even when the machine was
 slower. And before and while it spins, a waiter reads how many threads are runnable right
-now (/proc/loadavg); if they are already as many as the cores, it goes to sleep at once. Where /proc/loadavg does
-not exist (not Linux), waiters always sleep. SANDBOX_SPIN_US=0 turns spinning off.
+now (/proc/loadavg); if they are already as many as the cores, it goes to sleep at once.
+Where /proc/loadavg does not exist (not Linux), waiters always sleep. SANDBOX_SPIN_US=0 turns
+spinning off.
 """
 import os
 import time

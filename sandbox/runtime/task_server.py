@@ -18,7 +18,7 @@ import time
 from ..framework import errors
 from . import cluster_secret, compute_threads, local_master, transport
 from .master import MasterService
-from .peers import NO_REPLY, Peers, message_size
+from .peers import NO_REPLY, Peers
 from .simulation import Knobs
 from .trace import UNTRACED_METHODS, TraceRing
 from .worker import WorkerService
@@ -134,7 +134,7 @@ class TaskServer:
         method = message.get("method") if isinstance(message, dict) else None
         src = message.get("src", "client") if isinstance(message, dict) else "client"
         start = time.time()
-        nbytes = conn.last_frame_bytes if conn is not None else message_size(message)
+        nbytes = conn.last_frame_bytes        # (read now: the step's tensors come on conn too)
         try:
             if method == "Tensors":
                 self.worker.receive_tensors(message["step_id"], message["items"], src)

@@ -364,18 +364,9 @@ class _Decoder:
 
     # one method per marker: "__nd__" -> decode_nd
     def decode_nd(self, node, depth):
-        text, shape, index = node["dtype"], node["shape"], node["__nd__"]
-        dtype = _PARSED_DTYPES.get(text) if type(text) is str else None
-        if dtype is None:
-            dtype = _parse_dtype(text)
-        shape = _parse_shape(shape)
-        nbytes = math.prod(shape) * dtype.itemsize
-        if type(index) is int and 0 <= index < len(self.lengths) and not self.used[index] \
-                and self.lengths[index] == nbytes:        # the usual case, checked inline
-            self.used[index] = True
-            buf = None if self.buffers is None else self.buffers[index]
-        else:                                             # take_buffer says what is wrong
-            buf = self.take_buffer(index, nbytes)
+        dtype, shape = _parse_dtype(node["dtype"]), _parse_shape(node["shape"])
+        index = node["__nd__"]
+        buf = self.take_buffer(index, math.prod(shape) * dtype.itemsize)
         try:
             if self.into is not None:                 # one pass: its bytes will land in it
                 array = np.empty(shape, dtype=dtype)
