@@ -2,40 +2,95 @@
 run -- the baseline of the step benchmark (optional: TensorFlow is not a dependency).
 
 The job and its layout are bench_cluster.bench_step's: 1 ps + 1 worker, between-graph, async
-GradientDescent, batch 100; the ps is its own process (a tf.train.Server that joins), this
-process holds the worker's server and the client, as each worker of seed 002 does. Prints
-one line of JSON: {"ms_per_step": median over the rounds}.
+GradientDescent, batch 100; the ps is its own process (a tf.train.Server that joins), another
+process holds the worker's server and the client, as each worker of seed 002 does.
+
+`TFSeedJob` keeps that TensorFlow worker running and times one round of steps whenever it is
+asked, so that the step benchmark can run TensorFlow's rounds between its own: each pair of
+rounds sees the same machine (its speed drifts by 2-4x over minutes here).
 
     python bench/tf_step_baseline.py --tf-python /path/to/venv-with-tensorflow/bin/python
 """
 import argparse
 import json
 import os
+import select
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-__all__ = ["tf_step_ms"]
+__all__ = ["TFSeedJob", "tf_step_ms"]
 
 _QUIET = dict(TF_CPP_MIN_LOG_LEVEL="3")
 
 
-def tf_step_ms(tf_python, data_dir, rounds=3, steps=300, timeout=900):
-    """Milliseconds per step of the seed job under TensorFlow run by `tf_python`."""
-    from bench.common import REPO
-    done = subprocess.run([tf_python, str(Path(__file__).resolve()), "--worker",
-                           "--data-dir", str(data_dir), "--rounds", str(rounds),
-                           "--steps", str(steps)], cwd=str(REPO), capture_output=True,
-                          text=True, timeout=timeout,
-                          env=dict(os.environ, PYTHONPATH=str(REPO), **_QUIET))
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)["ms_per_step"]
-    raise RuntimeError(f"TensorFlow's step benchmark printed no result (exit "
-                       f"{done.returncode}); its last output:\n{(done.stdout + done.stderr)[-2000:]}")
+class TFSeedJob:
+    """TensorFlow's seed job, built, initialized and warmed up in a process run by `tf_python`
+    (with its ps in another); `round()` times one round of `steps` steps there and returns the
+    milliseconds per step. Use it with `with`: leaving stops both processes."""
+
+    def __init__(self, tf_python, data_dir, steps=300, timeout=900):
+        from bench.common import REPO
+        self.timeout = timeout
+        self.log = tempfile.TemporaryFile("w+")          # TensorFlow's own logs (stderr)
+        self.proc = subprocess.Popen(
+            [tf_python, str(Path(__file__).resolve()), "--worker", "--data-dir", str(data_dir),
+             "--steps", str(steps)], cwd=str(REPO), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self.log, text=True,
+            env=dict(os.environ, PYTHONPATH=str(REPO), **_QUIET))
+        self._answer("ready")
+
+    def round(self):
+        self.proc.stdin.write("round\n")
+        self.proc.stdin.flush()
+        return self._answer("ms_per_step")
+
+    def _answer(self, key):
+        """The value of `key` in the next JSON line TensorFlow's worker prints (other lines
+        are skipped), or an error that says what went wrong."""
+        deadline = time.monotonic() + self.timeout
+        while select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("{"):
+                return json.loads(line)[key]
+        waited = time.monotonic() > deadline
+        self.close()
+        self.log.seek(0)
+        raise RuntimeError(f"TensorFlow's step benchmark "
+                           f"{'gave no answer in %d s' % self.timeout if waited else 'stopped'} "
+                           f"(exit {self.proc.returncode}) instead of answering '{key}'; its "
+                           f"last output:\n{self.log.read()[-2000:]}")
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()          # the worker leaves at the end of its input
+                self.proc.wait(30)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        self.proc.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        self.log.close()
+
+
+def tf_step_ms(tf_python, data_dir, rounds=3, steps=300):
+    """Milliseconds per step of the seed job under TensorFlow run by `tf_python`: the median of
+    `rounds` rounds."""
+    from bench.common import median
+    with TFSeedJob(tf_python, data_dir, steps) as job:
+        return median([job.round() for _ in range(rounds)])
 
 
 def _tf():
@@ -59,9 +114,10 @@ def _run_ps(spec):
     server.join()
 
 
-def _run_worker(data_dir, rounds, steps):
-    from bench.bench_cluster import seed_job_rounds
-    from bench.common import free_port, median
+def _run_worker(data_dir, steps):
+    """TFSeedJob's other end: says ready, then times a round for each 'round' line on stdin."""
+    from bench.bench_cluster import seed_job
+    from bench.common import free_port
     from sandbox.examples.tutorials.mnist import input_data   # NumPy only
     tf = _tf()
     mnist = input_data.read_data_sets(str(data_dir), one_hot=True, seed=0)
@@ -72,8 +128,11 @@ def _run_worker(data_dir, rounds, steps):
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         server = tf.train.Server(tf.train.ClusterSpec(spec), job_name="worker", task_index=0)
-        times = seed_job_rounds(tf, server.target, batches, rounds)
-        print(json.dumps({"ms_per_step": median(times), "rounds": times}), flush=True)
+        with seed_job(tf, server.target, batches) as one_round:
+            print(json.dumps({"ready": True}), flush=True)
+            for line in sys.stdin:
+                if line.strip() == "round":
+                    print(json.dumps({"ms_per_step": one_round()}), flush=True)
     finally:
         ps.kill()
         ps.wait()
@@ -91,7 +150,7 @@ def main(argv=None):
     if args.ps:
         return _run_ps(json.loads(args.ps))
     if args.worker:
-        return _run_worker(args.data_dir, args.rounds, args.steps)
+        return _run_worker(args.data_dir, args.steps)
     from bench.common import mnist_dir
     data_dir = mnist_dir(args.data_dir)
     if data_dir is None or not args.tf_python:
