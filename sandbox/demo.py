@@ -12,6 +12,7 @@ against global step, test accuracy, what each run sent over the wire) saved as P
 import argparse
 import os
 import sys
+import threading
 import time
 
 FULL_TRAIN = 55000     # full MNIST's training set after the 5,000-example validation split
@@ -59,14 +60,17 @@ def main(argv=None):
     results = []
     for mode, workers in RUNS:
         label = f"{mode} x{workers}"
+        run_steps = workers * epochs * steps_per_epoch
         if bar is not None:
             bar.set_description(label)
         exp = Experiment(mode=mode, workers=workers, mnist=mnist, epochs=epochs,
                          learning_rate=args.learning_rate)
+        progress = _RunProgress(bar, mode, workers, run_steps)
         if bar is not None:
-            exp.subscribe(lambda record: bar.update(1))
+            exp.subscribe(progress.record)
         start = time.time()
         summary = exp.wait()
+        progress.finish()
         summary["wall"] = time.time() - start
         summary["trace"] = exp.traffic
         results.append((label, summary, exp.records))
@@ -87,6 +91,37 @@ def main(argv=None):
           "loops over the\nwhole training set), so accuracy grows with workers -- seed 002's "
           "table. Sync mode applies one\naveraged update per round of all workers.")
     return 0
+
+
+class _RunProgress:
+    """Moves the progress bar through one run's share of it (`run_steps` worker steps). An
+    async run does that many worker steps; a sync run does as many rounds as one worker has
+    batches, each worth `workers` steps, but its workers may do a few more steps than that
+    (a stale gradient is dropped and its step done again): so sync counts rounds, and the bar
+    never goes past the run's share. Records come on the experiment's thread and the end of
+    the run on the caller's: a lock keeps the two from both adding the same last steps."""
+
+    def __init__(self, bar, mode, workers, run_steps):
+        self.bar, self.mode, self.workers, self.run_steps = bar, mode, workers, run_steps
+        self.shown = self.worker_steps = self.global_step = 0
+        self.lock = threading.Lock()
+
+    def record(self, record):
+        with self.lock:
+            self.worker_steps += 1
+            self.global_step = max(self.global_step, record["global_step"])
+            done = self.worker_steps if self.mode == "async" else \
+                self.workers * self.global_step
+            self._show(min(done, self.run_steps))
+
+    def finish(self):
+        with self.lock:
+            self._show(self.run_steps)
+
+    def _show(self, done):
+        if self.bar is not None and done > self.shown:
+            self.bar.update(done - self.shown)
+            self.shown = done
 
 
 def draw(results, out_dir):
