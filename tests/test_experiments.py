@@ -80,6 +80,20 @@ def test_sync_with_backup_worker_counts_rounds_and_stale_gradients(small_mnist):
     assert {r["worker"] for r in records} == {0, 1, 2}
 
 
+def test_sync_chief_evaluates_at_the_step_that_ends_training(small_mnist):
+    """One worker, one replica to aggregate: the worker's first step takes a token put in at
+    the start, so its 13th step is the one that brings global_step to 12, where StopAtStepHook
+    asks to stop. Evaluating right after that step still works (the demo's sync run once
+    failed there with "Run called even after should_stop requested.")."""
+    summary, records = run_experiment(mode="sync", workers=1, replicas_to_aggregate=1,
+                                      mnist=small_mnist, epochs=1, steps_per_epoch=12,
+                                      learning_rate=0.05, eval_every=13)
+    assert summary["global_step"] == 12
+    assert [(r["step"], r["global_step"]) for r in records][-1] == (13, 12)
+    assert [r["step"] for r in records if r["test_accuracy"] is not None] == [13]
+    assert 0.0 <= summary["test_accuracy"] <= 1.0
+
+
 def test_experiment_argument_errors(small_mnist):
     with pytest.raises(ValueError, match="mode"):
         Experiment(mode="fast", mnist=small_mnist)

@@ -160,5 +160,14 @@ def _sync_loop(tf, target, m, train, test_feed, index, config, report, should_st
                 step += 1
                 accuracy = None
                 if is_chief and step % config["eval_every"] == 0:
-                    accuracy = float(sess.run(m["accuracy"], test_feed))
+                    accuracy = _evaluate(sess, m["accuracy"], test_feed)
                 _record(report, config, index, gstep, step, loss, accuracy, int(dropped))
+
+
+def _evaluate(sess, accuracy, test_feed):
+    """Test accuracy on a MonitoredSession, through its raw session: the step just run may be
+    the one at which StopAtStepHook asked to stop, and a MonitoredSession refuses any run
+    after that ("Run called even after should_stop requested."), as TF's does."""
+    def step_fn(step_context):
+        return float(step_context.session.run(accuracy, test_feed))
+    return sess.run_step_fn(step_fn)
