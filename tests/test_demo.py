@@ -1,9 +1,11 @@
 """`make demo` (python -m sandbox demo): its progress bar and the whole showcase, end to end on
 full MNIST -- four real local clusters, a summary table, a picture."""
 import io
+import pathlib
 import re
 import subprocess
 import sys
+import time
 
 from tqdm import tqdm
 
@@ -42,10 +44,32 @@ def test_sync_progress_counts_rounds_and_never_passes_the_runs_share():
     assert bar.n == 80
 
 
+def _processes_in_session(sid):
+    """PIDs of the live processes of session `sid` (zombies excluded)."""
+    out = []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
 def test_demo_runs_the_four_clusters_and_draws_them(mnist_dir, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "sandbox", "demo", "--data-dir",
-                           str(mnist_dir), "--out", str(tmp_path)], cwd=str(REPO),
-                          capture_output=True, text=True, timeout=600)
+    # The demo runs in a session of its own: its task processes are its children, not this
+    # test's, and they stay in that session -- so "nothing left running" can be checked.
+    proc = subprocess.Popen([sys.executable, "-m", "sandbox", "demo", "--data-dir",
+                             str(mnist_dir), "--out", str(tmp_path)], cwd=str(REPO),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+        proc.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     assert done.returncode == 0, done.stderr[-3000:]
     rows = {m.group(1): m.groups()[1:] for m in re.finditer(
         r"^(async x1|async x2|async x3|sync x3)\s+(\d+)\s+(\d+)\s", done.stdout, re.M)}
@@ -60,3 +84,7 @@ def test_demo_runs_the_four_clusters_and_draws_them(mnist_dir, tmp_path):
     assert "4950/4950" in final, final
     assert (tmp_path / "async_vs_sync.png").stat().st_size > 10000
     assert not child_processes()
+    deadline = time.monotonic() + 10
+    while _processes_in_session(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _processes_in_session(proc.pid)
