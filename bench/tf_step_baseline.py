@@ -14,10 +14,11 @@ rounds sees the same machine (its speed drifts by 2-4x over minutes here).
 import argparse
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -42,7 +43,16 @@ class TFSeedJob:
              "--steps", str(steps)], cwd=str(REPO), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self.log, text=True,
             env=dict(os.environ, PYTHONPATH=str(REPO), **_QUIET))
+        # its stdout, line by line (None at the end), read by a thread: a pipe's reader may
+        # hold several lines in its buffer, where select() would not see them
+        self._lines = queue.Queue()
+        threading.Thread(target=self._read_lines, daemon=True).start()
         self._answer("ready")
+
+    def _read_lines(self):
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
 
     def round(self):
         self.proc.stdin.write("round\n")
@@ -53,13 +63,17 @@ class TFSeedJob:
         """The value of `key` in the next JSON line TensorFlow's worker prints (other lines
         are skipped), or an error that says what went wrong."""
         deadline = time.monotonic() + self.timeout
-        while select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
-            line = self.proc.stdout.readline()
-            if not line:
+        waited = False
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                waited = True
+                break
+            if line is None:
                 break
             if line.startswith("{"):
                 return json.loads(line)[key]
-        waited = time.monotonic() > deadline
         self.close()
         self.log.seek(0)
         raise RuntimeError(f"TensorFlow's step benchmark "
@@ -75,7 +89,6 @@ class TFSeedJob:
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
-        self.proc.stdout.close()
 
     def __enter__(self):
         return self
