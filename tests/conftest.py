@@ -25,18 +25,22 @@ def mnist_dir():
     return MNIST_DIR
 
 
-def child_processes():
-    """PIDs of the live child processes of this test process (zombies excluded)."""
-    me = str(os.getpid())
-    out = []
+def live_processes():
+    """(pid, fields of /proc/pid/stat after the command) of every live process (zombies
+    excluded): fields[1] is its parent, fields[3] its session."""
     for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if fields[1] == me and fields[0] != "Z":
-            out.append(int(stat.parent.name))
-    return out
+        if fields[0] != "Z":
+            yield int(stat.parent.name), fields
+
+
+def child_processes():
+    """PIDs of the live child processes of this test process."""
+    me = str(os.getpid())
+    return [pid for pid, fields in live_processes() if fields[1] == me]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,7 +1,6 @@
 """`make demo` (python -m sandbox demo): its progress bar and the whole showcase, end to end on
 full MNIST -- four real local clusters, a summary table, a picture."""
 import io
-import pathlib
 import re
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import time
 from tqdm import tqdm
 
 from sandbox.demo import _RunProgress
-from conftest import REPO, child_processes
+from conftest import REPO, child_processes, live_processes
 
 
 def _bar():
@@ -45,16 +44,7 @@ def test_sync_progress_counts_rounds_and_never_passes_the_runs_share():
 
 
 def _processes_in_session(sid):
-    """PIDs of the live processes of session `sid` (zombies excluded)."""
-    out = []
-    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            out.append(int(stat.parent.name))
-    return out
+    return [pid for pid, fields in live_processes() if int(fields[3]) == sid]
 
 
 def test_demo_runs_the_four_clusters_and_draws_them(mnist_dir, tmp_path):
