@@ -12,6 +12,9 @@ def no_servers(monkeypatch):
     """Each test starts as if this process ran no server (compute_threads.hold/release)."""
     monkeypatch.setattr(compute_threads, "_holders", {})
     monkeypatch.setattr(compute_threads, "crowded", False)
+    monkeypatch.setattr(spin_wait, "_steps", 0)
+    monkeypatch.setattr(spin_wait, "_overlapped", -1e9)
+    monkeypatch.setattr(spin_wait, "_spinning", False)
 
 
 @pytest.fixture
@@ -115,3 +118,47 @@ def test_a_server_says_how_many_tasks_of_its_cluster_share_this_machine(monkeypa
     finally:
         server.stop()
     assert not compute_threads.crowded and compute_threads._holders == {}
+
+
+def test_no_spin_in_a_process_that_ran_two_steps_at_once(monkeypatch):
+    """Sync training with one worker: the worker's step and the chief's queue runner's overlap
+    in one process. A spinner there would keep the GIL from the other step's thread."""
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
+    calls = []
+    spin_wait.step_started()                           # this thread's step: spins
+    assert spin_wait.spin(lambda: calls.append(1) or [(3, 1)], budget=1.0, own_steps=1)
+    spin_wait.step_started()                           # a second one at the same time
+    assert spin_wait.spin(lambda: calls.append(1), budget=1.0, own_steps=1) is None
+    spin_wait.step_ended()
+    spin_wait.step_ended()
+    assert spin_wait.spin(lambda: calls.append(1), budget=1.0) is None   # still too recent
+    assert len(calls) == 1
+    monkeypatch.setattr(spin_wait, "_overlapped",
+                        spin_wait._overlapped - spin_wait.STEPS_OVERLAP_SECONDS)
+    assert spin_wait.spin(lambda: [(3, 1)], budget=1.0) == [(3, 1)]      # a second later
+
+
+def test_a_spinner_stops_as_soon_as_another_step_starts(monkeypatch):
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
+    calls = []
+
+    def ready():
+        calls.append(1)
+        if len(calls) == 3:
+            spin_wait.step_started()                   # another thread begins a step
+        return []
+    assert not spin_wait.spin(ready, budget=60.0)
+    assert len(calls) == 3
+    spin_wait.step_ended()
+
+
+def test_one_spinner_at_a_time(monkeypatch):
+    monkeypatch.setattr(spin_wait, "spare_core", lambda: True)
+    inner = []
+
+    def ready():                        # while this thread spins, another one tries
+        inner.append(spin_wait.spin(lambda: [(9, 1)], budget=60.0))
+        return [(3, 1)]
+    assert spin_wait.spin(ready, budget=60.0) == [(3, 1)]
+    assert inner == [None]
+    assert spin_wait.spin(lambda: [(9, 1)], budget=1.0) == [(9, 1)]      # free again

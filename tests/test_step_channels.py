@@ -217,3 +217,37 @@ def test_a_threads_waker_is_closed_when_the_thread_ends(connected_pair):
     gc.collect()
     assert len(set(wakers)) == 6            # one waker per thread
     assert not set(wakers) & _open_sockets()
+
+
+def test_every_step_a_process_waits_in_is_counted_until_it_ends(monkeypatch):
+    """runtime/spin_wait.py lets a thread spin only in a process that runs one step at a time,
+    so it counts the steps whose pumps are open. The count goes back down after every step,
+    failed ones too -- a count that leaked would stop all spinning for good."""
+    import sandbox as tf
+    from sandbox.runtime import spin_wait
+
+    monkeypatch.setattr(spin_wait, "_overlapped", -1e9)
+    before = spin_wait._steps
+    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
+                                    "worker": [f"localhost:{free_port()}"]})
+    ps = tf.train.Server(cluster, job_name="ps", task_index=0)
+    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            with tf.device("/job:ps/task:0"):
+                v = tf.Variable(3.0, name="v")
+            with tf.device("/job:worker/task:0"):
+                doubled = v * 2
+        with tf.Session(worker.target, graph=g) as sess:
+            with pytest.raises(errors.FailedPreconditionError):
+                sess.run(doubled)                        # v is not initialized yet
+            assert spin_wait._steps == before
+            sess.run(v.initializer)
+            assert sess.run(doubled) == 6.0
+            assert spin_wait._steps == before
+        # The master's step and the ps's piece ran in this one process, at the same time.
+        assert spin_wait._overlapped > -1e9
+    finally:
+        worker.stop()
+        ps.stop()

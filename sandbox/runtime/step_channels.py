@@ -109,6 +109,8 @@ class StepPump:
             for fd in self._by_fd:
                 self._poll.register(fd, _POLL_IN)
             self._poll.register(self._waker.r.fileno(), _POLL_IN)
+        self._counted = True
+        spin_wait.step_started()         # (ended by close(), which every user calls)
 
     # -- the right to read -------------------------------------------------------
     def try_claim(self):
@@ -152,7 +154,7 @@ class StepPump:
             timeout = 0                              # a message (part) is here already
         ms = None if timeout is None else max(0, int(timeout * 1000 + 0.999))
         if self._poll is not None:
-            events = None if ready else spin_wait.spin(self._poll_now)
+            events = None if ready else spin_wait.spin(self._poll_now, own_steps=1)
             if not events:
                 events = self._poll.poll(ms)
             fds = [fd for fd, _ in events]
@@ -248,5 +250,8 @@ class StepPump:
     def close(self):
         """Empties the thread's waker for its next step (the poll object, which holds no
         resource of the kernel, goes with the pump)."""
+        if self._counted:
+            self._counted = False
+            spin_wait.step_ended()
         if self._woken:
             self._drain_wake()
