@@ -92,10 +92,13 @@ def steady_ms(records, per_global_step):
         (last["global_step"] - first["global_step"])
 
 
-def sync_round(mnist, epochs, rounds=5):
+def sync_round(mnist, epochs=1, rounds=9):
     """Sync x3 (replicas_to_aggregate=3) against async x3, `epochs` each, run in turns
     `rounds` times so that both see the same machine; the ratio of each turn, median.
-    An async worker step is 3 global steps of the cluster (3 workers); a sync round is one."""
+    An async worker step is 3 global steps of the cluster (3 workers); a sync round is one.
+    Many short turns rather than a few long ones: this machine's speed changes from one
+    minute to the next (an async step measured 5.9-11.0 ms in five 2-epoch turns), and the
+    closer together the two runs of a turn, the more alike the machine they see."""
     from sandbox.experiments import Experiment
     ratios, first = [], None
     for _ in range(rounds):
@@ -202,7 +205,7 @@ def main(argv=None):
     rows = []
     if "table" in args.only:
         rows += seed_table(mnist, epochs, args.tf_python, data_dir)
-        rows += sync_round(mnist, min(epochs, 2))
+        rows += sync_round(mnist)
     if "recovery" in args.only:
         rows += ps_recovery(mnist)
     print_table(f"Training benchmarks ({os.cpu_count()} cores)", rows)
