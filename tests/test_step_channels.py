@@ -29,6 +29,19 @@ def connected_pair():
     listener.close()
 
 
+@pytest.fixture
+def ps_and_worker():
+    """A ps and a worker server, both in this process (as in seed 000)."""
+    import sandbox as tf
+    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
+                                    "worker": [f"localhost:{free_port()}"]})
+    ps = tf.train.Server(cluster, job_name="ps", task_index=0)
+    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
+    yield ps, worker
+    worker.stop()
+    ps.stop()
+
+
 def _tensors(step_id, key, value):
     return {"method": "Tensors", "step_id": step_id, "one_way": True, "items": [[key, value]]}
 
@@ -138,7 +151,7 @@ def test_wake_interrupts_a_waiting_reader(connected_pair):
         pump.close()
 
 
-def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch):
+def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch, ps_and_worker):
     """A sync worker's step ends with the token the ps dequeued for it: the ps sends it to the
     worker as its last act, then replies to RunGraph. The token travels INSIDE the reply (one
     message, not two), still traced as a send by the ps, and reaches the worker's _Recv."""
@@ -153,31 +166,24 @@ def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch):
         return real_read_one(self, channel)
 
     monkeypatch.setattr(StepPump, "_read_one", counting_read_one)
-    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
-                                    "worker": [f"localhost:{free_port()}"]})
-    ps = tf.train.Server(cluster, job_name="ps", task_index=0)
-    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
-    try:
-        g = tf.Graph()
-        with g.as_default():
-            with tf.device("/job:ps/task:0"):
-                queue = tf.FIFOQueue(10, tf.int64, shapes=[[]], name="tokens")
-                fill = queue.enqueue_many([[7, 8, 9]])
-                token = queue.dequeue()
-            with tf.device("/job:worker/task:0"):
-                doubled = token * 2
-        with tf.Session(worker.target, graph=g) as sess:
-            sess.run(fill)
-            read.clear()
-            assert sess.run(doubled) == 14
-            assert read == ["/job:ps/replica:0/task:0"]     # the reply, token inside
-            assert sess.run(doubled) == 16
-        sends = [r for r in read_trace(ps.target) if r.kind == "send"
-                 and r.dst == "/job:worker/replica:0/task:0"]
-        assert [r.tensor for r in sends[-2:]] == [token.name] * 2
-    finally:
-        worker.stop()
-        ps.stop()
+    ps, worker = ps_and_worker
+    g = tf.Graph()
+    with g.as_default():
+        with tf.device("/job:ps/task:0"):
+            queue = tf.FIFOQueue(10, tf.int64, shapes=[[]], name="tokens")
+            fill = queue.enqueue_many([[7, 8, 9]])
+            token = queue.dequeue()
+        with tf.device("/job:worker/task:0"):
+            doubled = token * 2
+    with tf.Session(worker.target, graph=g) as sess:
+        sess.run(fill)
+        read.clear()
+        assert sess.run(doubled) == 14
+        assert read == ["/job:ps/replica:0/task:0"]     # the reply, token inside
+        assert sess.run(doubled) == 16
+    sends = [r for r in read_trace(ps.target) if r.kind == "send"
+             and r.dst == "/job:worker/replica:0/task:0"]
+    assert [r.tensor for r in sends[-2:]] == [token.name] * 2
 
 
 def _open_sockets():
@@ -219,7 +225,7 @@ def test_a_threads_waker_is_closed_when_the_thread_ends(connected_pair):
     assert not set(wakers) & _open_sockets()
 
 
-def test_every_step_a_process_waits_in_is_counted_until_it_ends(monkeypatch):
+def test_every_step_a_process_waits_in_is_counted_until_it_ends(monkeypatch, ps_and_worker):
     """runtime/spin_wait.py lets a thread spin only in a process that runs one step at a time,
     so it counts the steps whose pumps are open. The count goes back down after every step,
     failed ones too -- a count that leaked would stop all spinning for good."""
@@ -228,26 +234,19 @@ def test_every_step_a_process_waits_in_is_counted_until_it_ends(monkeypatch):
 
     monkeypatch.setattr(spin_wait, "_overlapped", -1e9)
     before = spin_wait._steps
-    cluster = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
-                                    "worker": [f"localhost:{free_port()}"]})
-    ps = tf.train.Server(cluster, job_name="ps", task_index=0)
-    worker = tf.train.Server(cluster, job_name="worker", task_index=0)
-    try:
-        g = tf.Graph()
-        with g.as_default():
-            with tf.device("/job:ps/task:0"):
-                v = tf.Variable(3.0, name="v")
-            with tf.device("/job:worker/task:0"):
-                doubled = v * 2
-        with tf.Session(worker.target, graph=g) as sess:
-            with pytest.raises(errors.FailedPreconditionError):
-                sess.run(doubled)                        # v is not initialized yet
-            assert spin_wait._steps == before
-            sess.run(v.initializer)
-            assert sess.run(doubled) == 6.0
-            assert spin_wait._steps == before
-        # The master's step and the ps's piece ran in this one process, at the same time.
-        assert spin_wait._overlapped > -1e9
-    finally:
-        worker.stop()
-        ps.stop()
+    _, worker = ps_and_worker
+    g = tf.Graph()
+    with g.as_default():
+        with tf.device("/job:ps/task:0"):
+            v = tf.Variable(3.0, name="v")
+        with tf.device("/job:worker/task:0"):
+            doubled = v * 2
+    with tf.Session(worker.target, graph=g) as sess:
+        with pytest.raises(errors.FailedPreconditionError):
+            sess.run(doubled)                        # v is not initialized yet
+        assert spin_wait._steps == before
+        sess.run(v.initializer)
+        assert sess.run(doubled) == 6.0
+        assert spin_wait._steps == before
+    # The master's step and the ps's piece ran in this one process, at the same time.
+    assert spin_wait._overlapped > -1e9
