@@ -29,7 +29,8 @@ import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
 from bench.bench_foundation import numpy_step  # noqa: E402
-from bench.common import REPO, free_port, median, mnist_dir, print_table  # noqa: E402
+from bench.common import (REPO, cpu_ticks, free_port, median, mnist_dir, print_table,  # noqa: E402
+                          steal_row, stolen_share)
 
 TF_GRPC_MS = 3.56          # TensorFlow 2.21 compat.v1, same job, this machine class
 
@@ -83,7 +84,8 @@ def bench_step(mnist, rounds, steps, tf_job=None):
     the client, as every worker of seed 002 does. After each of the sandbox's rounds come a
     round of TensorFlow's (`tf_job`, a TFSeedJob, if given) and one of the hand-written NumPy
     step, in this process: each triple sees the same machine. Returns the medians of the
-    rounds (sandbox, TensorFlow, NumPy) and those of the pairs' ratios (to TF, to NumPy)."""
+    rounds (sandbox, TensorFlow, NumPy), those of the pairs' ratios (to TF, to NumPy), and the
+    CPU stolen by the hypervisor during each triple."""
     import sandbox as tf
     from sandbox.runtime import compute_threads
     from threadpoolctl import threadpool_limits
@@ -101,23 +103,25 @@ def bench_step(mnist, rounds, steps, tf_job=None):
                 numpy_step(params, bx, by, 0.001)
             return 1000 * (time.perf_counter() - t) / steps
 
-    cluster_ms, tf_ms, numpy_ms = [], [], []
+    cluster_ms, tf_ms, numpy_ms, stolen = [], [], [], []
     with _ps_process() as spec:
         server = tf.train.Server(spec, job_name="worker", task_index=0)
         try:
             with seed_job(tf, server.target, batches) as one_round:
                 for _ in range(rounds):
+                    before = cpu_ticks()
                     cluster_ms.append(one_round())
                     if tf_job is not None:
                         tf_ms.append(tf_job.round())
                     numpy_ms.append(numpy_round())
+                    stolen.append(stolen_share(before, cpu_ticks()))
         finally:
             server.stop()
     # The machine's speed drifts over seconds; the rounds of a triple see the same machine.
     to_tf = median([c / t for c, t in zip(cluster_ms, tf_ms)]) if tf_ms else None
     to_numpy = median([c / n for c, n in zip(cluster_ms, numpy_ms)])
     return (median(cluster_ms), median(tf_ms) if tf_ms else None, median(numpy_ms),
-            to_tf, to_numpy)
+            to_tf, to_numpy, stolen)
 
 
 @contextlib.contextmanager
@@ -207,8 +211,8 @@ def main(argv=None):
         if args.tf_python and data_dir is not None:
             from bench.tf_step_baseline import TFSeedJob
             tf_job = stack.enter_context(TFSeedJob(args.tf_python, data_dir, steps=300))
-        cluster_ms, tf_ms, numpy_ms, to_tf, to_numpy = bench_step(mnist, step_rounds, 300,
-                                                                  tf_job)
+        cluster_ms, tf_ms, numpy_ms, to_tf, to_numpy, stolen = bench_step(
+            mnist, step_rounds, 300, tf_job)
     # The bar is a ratio to TensorFlow measured in the same run; without TensorFlow here, to
     # the figure it gave on this machine class (which is slower or faster than that at times).
     rows.append(dict(metric="seed job step, 1 ps + 1 worker (ms)", sandbox=f"{cluster_ms:.3f}",
@@ -222,6 +226,7 @@ def main(argv=None):
     rows.append(dict(metric="  same step vs hand NumPy (ms)", sandbox=f"{cluster_ms:.3f}",
                      baseline=f"{numpy_ms:.3f} (NumPy, this run)",
                      ratio=f"{to_numpy:.2f} (paired rounds)", bar="<= 3", ok=to_numpy <= 3))
+    rows.append(steal_row(stolen, "the step rounds"))
     if args.only == "step":
         print_table(f"Cluster benchmarks (medians; {os.cpu_count()} cores)", rows)
         return 0
