@@ -9,7 +9,10 @@
     this machine in this run (bench/tf_step_baseline.py) -- then that ratio is the bar's, and
     the 3.56 ms figure is shown for scale. Rounds of 300 steps: each of the sandbox's is
     followed by one of TensorFlow's and one of NumPy's, and a ratio is the median of the
-    pairs' ratios (the machine's speed drifts by 2-4x over minutes)
+    pairs' ratios (the machine's speed drifts by 2-4x over minutes). Two informative rows
+    split the step: its compute (the same graph in a local Session: 0.93 ms in one run) and
+    its four messages (message_floor: 0.58 ms); the rest of the step (2.09 ms then) is moving
+    318 KB of parameters and 318 KB of gradients, and code that runs slower after each wait
   * fetching a 256 MB float32 variable from a ps into the client: >= 25% of the speed of a
     NumPy copy of the same array
   * LocalCluster({'ps': 1, 'worker': 3}) up and answering: <= 1.5 s; idle CPU of its tasks
@@ -33,6 +36,11 @@ from bench.common import (REPO, cpu_ticks, free_port, median, mnist_dir, print_t
                           steal_row, stolen_share)
 
 TF_GRPC_MS = 3.56          # TensorFlow 2.21 compat.v1, same job, this machine class
+# Steps run, untimed, right before each timed round of every contender. The rounds take turns,
+# so each one starts after the others' rounds, idle: the sandbox's first steps after 0.5 s of
+# idling took 6.2, 4.7 and ~3.3 ms against 2.3 ms steady (8 rounds here), ~25 ms more per
+# round -- a cost of the turns, not of training, where steps follow each other.
+WARM_UP_STEPS = 30
 
 
 def build_seed_job(tf, ps_device="/job:ps/task:0", worker_device="/job:worker/task:0"):
@@ -64,18 +72,52 @@ def step_ms(sess, x, y_, loss, train_op, batches):
 
 
 @contextlib.contextmanager
-def seed_job(tf, target, batches):
+def seed_job(tf, target, batches, devices=("/job:ps/task:0", "/job:worker/task:0")):
     """Builds the seed job with module `tf` (the sandbox or TensorFlow's compat.v1: the
-    TensorFlow baseline, tf_step_baseline.py, uses this too), initializes it through a
-    Session on `target` and warms up on 20 batches; yields `one_round()`, which runs a round
-    over `batches` and returns its milliseconds per step."""
+    TensorFlow baseline, tf_step_baseline.py, uses this too), its variables on devices[0] and
+    its compute on devices[1] and initializes it through a Session on `target`; yields
+    `one_round()`, which warms up on WARM_UP_STEPS batches, then runs a round over `batches`
+    and returns its milliseconds per step."""
     graph = tf.Graph()
     with graph.as_default():
-        x, y_, loss, train_op, init = build_seed_job(tf)
+        x, y_, loss, train_op, init = build_seed_job(tf, *devices)
     with tf.Session(target, graph=graph) as sess:
         sess.run(init)
-        step_ms(sess, x, y_, loss, train_op, batches[:20])               # warm-up
-        yield lambda: step_ms(sess, x, y_, loss, train_op, batches)
+
+        def one_round():
+            step_ms(sess, x, y_, loss, train_op, batches[:WARM_UP_STEPS])
+            return step_ms(sess, x, y_, loss, train_op, batches)
+        yield one_round
+
+
+@contextlib.contextmanager
+def message_floor(tf, target, steps=300):
+    """The seed job's pattern with almost nothing in it: the worker reads a variable of 10
+    floats from the ps, computes its "gradient" from a fed batch and the ps applies it -- the
+    same four messages per step (RunGraph, the parameters, the gradients, the reply) with
+    ~40 bytes of tensors. Yields `one_round()`: milliseconds per step over `steps` steps."""
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.device("/job:ps/task:0"):
+            v = tf.Variable(tf.zeros([10]), name="v")
+        with tf.device("/job:worker/task:0"):
+            x = tf.placeholder(tf.float32, [None, 10], name="x")
+            grad = tf.reduce_sum(x * v, 0)
+            loss = tf.reduce_sum(grad)
+        with tf.device("/job:ps/task:0"):
+            train_op = tf.assign_sub(v, 0.001 * grad).op
+    feed = {x: np.ones((100, 10), np.float32)}
+    with tf.Session(target, graph=graph) as sess:
+        sess.run(v.initializer)
+
+        def one_round():
+            for _ in range(WARM_UP_STEPS):
+                sess.run([train_op, loss], feed)
+            start = time.perf_counter()
+            for _ in range(steps):
+                sess.run([train_op, loss], feed)
+            return 1000 * (time.perf_counter() - start) / steps
+        yield one_round
 
 
 def bench_step(mnist, rounds, steps, tf_job=None):
@@ -83,9 +125,11 @@ def bench_step(mnist, rounds, steps, tf_job=None):
     (`python -m sandbox task`); this process is the worker -- it runs the worker's server and
     the client, as every worker of seed 002 does. After each of the sandbox's rounds come a
     round of TensorFlow's (`tf_job`, a TFSeedJob, if given) and one of the hand-written NumPy
-    step, in this process: each triple sees the same machine. Returns the medians of the
-    rounds (sandbox, TensorFlow, NumPy), those of the pairs' ratios (to TF, to NumPy), and the
-    CPU stolen by the hypervisor during each triple."""
+    step, in this process: each triple sees the same machine. And two rounds that show where
+    the sandbox's step goes: the same graph in a local Session of this process (the compute,
+    no messages) and `message_floor` (the messages, next to no compute). Returns a dict: the
+    medians of the rounds (cluster, tf, numpy, local, floor; ms per step), those of the pairs'
+    ratios (to_tf, to_numpy) and the CPU stolen by the hypervisor during each turn (stolen)."""
     import sandbox as tf
     from sandbox.runtime import compute_threads
     from threadpoolctl import threadpool_limits
@@ -98,16 +142,20 @@ def bench_step(mnist, rounds, steps, tf_job=None):
         # NumPy as a user runs it: BLAS with a thread per core (the worker's server limits
         # this process to its share of the cores while it runs: runtime/compute_threads.py).
         with threadpool_limits(limits=compute_threads.cores(), user_api="blas"):
+            for bx, by in batches[:WARM_UP_STEPS]:
+                numpy_step(params, bx, by, 0.001)
             t = time.perf_counter()
             for bx, by in batches:
                 numpy_step(params, bx, by, 0.001)
             return 1000 * (time.perf_counter() - t) / steps
 
-    cluster_ms, tf_ms, numpy_ms, stolen = [], [], [], []
+    cluster_ms, tf_ms, numpy_ms, local_ms, floor_ms, stolen = [], [], [], [], [], []
     with _ps_process() as spec:
         server = tf.train.Server(spec, job_name="worker", task_index=0)
         try:
-            with seed_job(tf, server.target, batches) as one_round:
+            with seed_job(tf, server.target, batches) as one_round, \
+                    seed_job(tf, "", batches, ("/cpu:0", "/cpu:0")) as local_round, \
+                    message_floor(tf, server.target) as floor_round:
                 for _ in range(rounds):
                     before = cpu_ticks()
                     cluster_ms.append(one_round())
@@ -115,13 +163,15 @@ def bench_step(mnist, rounds, steps, tf_job=None):
                         tf_ms.append(tf_job.round())
                     numpy_ms.append(numpy_round())
                     stolen.append(stolen_share(before, cpu_ticks()))
+                    local_ms.append(local_round())
+                    floor_ms.append(floor_round())
         finally:
             server.stop()
     # The machine's speed drifts over seconds; the rounds of a triple see the same machine.
-    to_tf = median([c / t for c, t in zip(cluster_ms, tf_ms)]) if tf_ms else None
-    to_numpy = median([c / n for c, n in zip(cluster_ms, numpy_ms)])
-    return (median(cluster_ms), median(tf_ms) if tf_ms else None, median(numpy_ms),
-            to_tf, to_numpy, stolen)
+    return dict(cluster=median(cluster_ms), tf=median(tf_ms) if tf_ms else None,
+                numpy=median(numpy_ms), local=median(local_ms), floor=median(floor_ms),
+                to_tf=median([c / t for c, t in zip(cluster_ms, tf_ms)]) if tf_ms else None,
+                to_numpy=median([c / n for c, n in zip(cluster_ms, numpy_ms)]), stolen=stolen)
 
 
 @contextlib.contextmanager
@@ -211,8 +261,9 @@ def main(argv=None):
         if args.tf_python and data_dir is not None:
             from bench.tf_step_baseline import TFSeedJob
             tf_job = stack.enter_context(TFSeedJob(args.tf_python, data_dir, steps=300))
-        cluster_ms, tf_ms, numpy_ms, to_tf, to_numpy, stolen = bench_step(
-            mnist, step_rounds, 300, tf_job)
+        step = bench_step(mnist, step_rounds, 300, tf_job)
+    cluster_ms, tf_ms, numpy_ms, to_tf, to_numpy = (step[k] for k in (
+        "cluster", "tf", "numpy", "to_tf", "to_numpy"))
     # The bar is a ratio to TensorFlow measured in the same run; without TensorFlow here, to
     # the figure it gave on this machine class (which is slower or faster than that at times).
     rows.append(dict(metric="seed job step, 1 ps + 1 worker (ms)", sandbox=f"{cluster_ms:.3f}",
@@ -226,7 +277,13 @@ def main(argv=None):
     rows.append(dict(metric="  same step vs hand NumPy (ms)", sandbox=f"{cluster_ms:.3f}",
                      baseline=f"{numpy_ms:.3f} (NumPy, this run)",
                      ratio=f"{to_numpy:.2f} (paired rounds)", bar="<= 3", ok=to_numpy <= 3))
-    rows.append(steal_row(stolen, "the step rounds"))
+    rows.append(dict(metric="  where it goes: same graph, local Session (ms)",
+                     sandbox=f"{step['local']:.3f}", baseline="-",
+                     ratio="the compute, no messages", bar="-", ok=None))
+    rows.append(dict(metric="  where it goes: 4 messages, ~40 B of tensors (ms)",
+                     sandbox=f"{step['floor']:.3f}", baseline="-",
+                     ratio="the messages, next to no compute", bar="-", ok=None))
+    rows.append(steal_row(step["stolen"], "the step rounds"))
     if args.only == "step":
         print_table(f"Cluster benchmarks (medians; {os.cpu_count()} cores)", rows)
         return 0
