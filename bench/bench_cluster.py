@@ -63,12 +63,15 @@ def build_seed_job(tf, ps_device="/job:ps/task:0", worker_device="/job:worker/ta
     return x, y_, loss, train_op, tf.global_variables_initializer()
 
 
-def step_ms(sess, x, y_, loss, train_op, batches):
-    """Milliseconds per training step of the seed job over `batches` (one round)."""
+def warm_round_ms(step, items):
+    """Calls step(item) on the first WARM_UP_STEPS items untimed, then on every item of
+    `items`; returns the milliseconds per call of the timed part (one round)."""
+    for item in items[:WARM_UP_STEPS]:
+        step(item)
     start = time.perf_counter()
-    for bx, by in batches:
-        sess.run([train_op, loss], {x: bx, y_: by})
-    return 1000 * (time.perf_counter() - start) / len(batches)
+    for item in items:
+        step(item)
+    return 1000 * (time.perf_counter() - start) / len(items)
 
 
 @contextlib.contextmanager
@@ -84,10 +87,9 @@ def seed_job(tf, target, batches, devices=("/job:ps/task:0", "/job:worker/task:0
     with tf.Session(target, graph=graph) as sess:
         sess.run(init)
 
-        def one_round():
-            step_ms(sess, x, y_, loss, train_op, batches[:WARM_UP_STEPS])
-            return step_ms(sess, x, y_, loss, train_op, batches)
-        yield one_round
+        def step(batch):
+            sess.run([train_op, loss], {x: batch[0], y_: batch[1]})
+        yield lambda: warm_round_ms(step, batches)
 
 
 @contextlib.contextmanager
@@ -109,15 +111,7 @@ def message_floor(tf, target, steps=300):
     feed = {x: np.ones((100, 10), np.float32)}
     with tf.Session(target, graph=graph) as sess:
         sess.run(v.initializer)
-
-        def one_round():
-            for _ in range(WARM_UP_STEPS):
-                sess.run([train_op, loss], feed)
-            start = time.perf_counter()
-            for _ in range(steps):
-                sess.run([train_op, loss], feed)
-            return 1000 * (time.perf_counter() - start) / steps
-        yield one_round
+        yield lambda: warm_round_ms(lambda _: sess.run([train_op, loss], feed), range(steps))
 
 
 def bench_step(mnist, rounds, steps, tf_job=None):
@@ -142,12 +136,7 @@ def bench_step(mnist, rounds, steps, tf_job=None):
         # NumPy as a user runs it: BLAS with a thread per core (the worker's server limits
         # this process to its share of the cores while it runs: runtime/compute_threads.py).
         with threadpool_limits(limits=compute_threads.cores(), user_api="blas"):
-            for bx, by in batches[:WARM_UP_STEPS]:
-                numpy_step(params, bx, by, 0.001)
-            t = time.perf_counter()
-            for bx, by in batches:
-                numpy_step(params, bx, by, 0.001)
-            return 1000 * (time.perf_counter() - t) / steps
+            return warm_round_ms(lambda batch: numpy_step(params, *batch, 0.001), batches)
 
     cluster_ms, tf_ms, numpy_ms, local_ms, floor_ms, stolen = [], [], [], [], [], []
     with _ps_process() as spec:
