@@ -21,7 +21,8 @@ import threading
 import time
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
-from bench.common import cpu_ticks, mnist_dir, print_table, steal_row, stolen_share  # noqa: E402
+from bench.common import (CpuSampler, cpu_ticks, median, mnist_dir, print_table,  # noqa: E402
+                          steal_row, stolen_share)
 
 TF_TABLE = {1: 0.456, 2: 0.598, 3: 0.59}
 SEED_TABLE = {1: 0.42, 2: 0.58, 3: 0.65}
@@ -80,16 +81,27 @@ def _program_rows(acc, tf_python, data_dir, workers, epochs):
                  ok=abs(lesson_acc - tf_acc) <= 0.05)]
 
 
-def steady_ms(records, per_global_step):
-    """Milliseconds per global step once the run is going: from the record where global_step
-    first reaches 10 % of its final value to the last record (start-up -- building graphs,
-    creating sessions, initializing -- is not a step's time)."""
+def steady_part(records):
+    """The records that bound a run's steady part: the first where global_step reaches 10 %
+    of its final value, and the last (start-up -- building graphs, creating sessions,
+    initializing -- is not a step's time)."""
     records = sorted(records, key=lambda r: r["time"])
     final = max(r["global_step"] for r in records)
-    first = next(r for r in records if r["global_step"] >= 0.1 * final)
-    last = records[-1]
+    return next(r for r in records if r["global_step"] >= 0.1 * final), records[-1]
+
+
+def steady_ms(records, per_global_step):
+    """Milliseconds per global step in the steady part of a run (steady_part)."""
+    first, last = steady_part(records)
     return 1000 * per_global_step * (last["time"] - first["time"]) / \
         (last["global_step"] - first["global_step"])
+
+
+def steady_cpu(exp, sampler):
+    """cpu_use() of the machine during the steady part of Experiment `exp` (a CpuSampler
+    watched it), or None."""
+    first, last = steady_part(exp.records)
+    return sampler.use(exp.started + first["time"], exp.started + last["time"])
 
 
 def sync_round(mnist, epochs=1, rounds=9):
@@ -98,24 +110,34 @@ def sync_round(mnist, epochs=1, rounds=9):
     An async worker step is 3 global steps of the cluster (3 workers); a sync round is one.
     Many short turns rather than a few long ones: this machine's speed changes from one
     minute to the next (an async step measured 5.9-11.0 ms in five 2-epoch turns), and the
-    closer together the two runs of a turn, the more alike the machine they see."""
+    closer together the two runs of a turn, the more alike the machine they see.
+
+    Two informative rows say where a round's extra time goes, from the machine's CPU
+    counters during each run's steady part: the share of CPU time left idle (in sync, cores
+    wait at the barrier: for the last gradient, the update, the tokens) and the CPU time
+    spent per 3 gradients (a round against 3 async steps: the accumulators, the queue runner's
+    step and the tokens cost CPU too, and so does waking up after every wait)."""
     from sandbox.experiments import Experiment
-    ratios, first, stolen = [], None, []
-    for _ in range(rounds):
-        before = cpu_ticks()
-        exp = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
-                         learning_rate=0.001, eval_every=10 ** 9)
-        exp.wait(timeout=3600)
-        async_ms = steady_ms(exp.records, per_global_step=3)
-        exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
-                         epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
-        start = time.time()
-        summary = exp.wait(timeout=3600)
-        left = time.time() - start
-        round_ms = steady_ms(exp.records, per_global_step=1)
-        ratios.append((round_ms / async_ms, round_ms, async_ms))
-        stolen.append(stolen_share(before, cpu_ticks()))
-        first = first or (summary["global_step"], left)
+    ratios, first, stolen, use = [], None, [], {"async": [], "sync": []}
+    cores = os.cpu_count()
+    with CpuSampler() as sampler:
+        for _ in range(rounds):
+            before = cpu_ticks()
+            exp = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
+                             learning_rate=0.001, eval_every=10 ** 9)
+            exp.wait(timeout=3600)
+            async_ms = steady_ms(exp.records, per_global_step=3)
+            use["async"].append((async_ms, steady_cpu(exp, sampler)))
+            exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
+                             epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
+            start = time.time()
+            summary = exp.wait(timeout=3600)
+            left = time.time() - start
+            round_ms = steady_ms(exp.records, per_global_step=1)
+            use["sync"].append((round_ms, steady_cpu(exp, sampler)))
+            ratios.append((round_ms / async_ms, round_ms, async_ms))
+            stolen.append(stolen_share(before, cpu_ticks()))
+            first = first or (summary["global_step"], left)
     ratio, round_ms, async_ms = sorted(ratios)[len(ratios) // 2]
     rounds_done, left = first
     expected = epochs * (mnist.train.num_examples // 100)
@@ -127,7 +149,27 @@ def sync_round(mnist, epochs=1, rounds=9):
                  sandbox=f"{round_ms:.2f}", baseline=f"{async_ms:.2f} (async, per worker step)",
                  ratio=f"{ratio:.2f} (turns: {', '.join(f'{r:.2f}' for r, _, _ in ratios)})",
                  bar="<= 1.5", ok=ratio <= 1.5),
+            *cpu_rows(use, cores),
             steal_row(stolen, "the sync/async turns")]
+
+
+def cpu_rows(use, cores):
+    """The two informative rows of sync_round: idle share, and CPU ms per 3 gradients
+    (medians over the turns; `use`: mode -> [(ms per 3 gradients, cpu_use or None)])."""
+    known = {mode: [(ms, u) for ms, u in runs if u is not None] for mode, runs in use.items()}
+    if not known["async"] or not known["sync"]:
+        return []
+    idle = {mode: median([u["idle"] for _, u in runs]) for mode, runs in known.items()}
+    busy = {mode: median([ms * cores * u["busy"] for ms, u in runs])
+            for mode, runs in known.items()}
+    return [dict(metric="where it goes: CPU left idle in the steady part",
+                 sandbox=f"{100 * idle['sync']:.0f}% (sync)",
+                 baseline=f"{100 * idle['async']:.0f}% (async)",
+                 ratio="cores waiting at the barrier", bar="-", ok=None),
+            dict(metric="where it goes: CPU busy per 3 gradients (ms)",
+                 sandbox=f"{busy['sync']:.2f} (a sync round)",
+                 baseline=f"{busy['async']:.2f} (3 async steps)",
+                 ratio=f"{busy['sync'] / busy['async']:.2f}", bar="-", ok=None)]
 
 
 def ps_recovery(mnist, steps=600, kill_at=350, save_steps=100):

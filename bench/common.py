@@ -3,6 +3,8 @@ import os
 import pathlib
 import socket
 import statistics
+import threading
+import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -67,6 +69,51 @@ def stolen_share(before, after):
         return None
     spent = [b - a for a, b in zip(before, after)]
     return spent[7] / sum(spent) if sum(spent) > 0 else None
+
+
+def cpu_use(before, after):
+    """How the machine's CPU time between two cpu_ticks() went, as shares: busy (user, nice,
+    system, irq, softirq), idle (idle, iowait) and stolen (steal). None if unknown."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before[:8], after[:8])]
+    total = sum(spent)
+    if total <= 0:
+        return None
+    idle, stolen = (spent[3] + spent[4]) / total, spent[7] / total
+    return {"busy": 1 - idle - stolen, "idle": idle, "stolen": stolen}
+
+
+class CpuSampler:
+    """Reads cpu_ticks() every `period` seconds in a thread while its `with` block runs, so
+    that the CPU use of a window known only afterwards -- the steady part of a training run --
+    can be read off: use(t0, t1), with time.time() values."""
+
+    def __init__(self, period=0.05):
+        self.period = period
+        self.samples = []                 # (time.time(), cpu_ticks())
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True, name="cpu-sampler")
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self):
+        while True:
+            self.samples.append((time.time(), cpu_ticks()))
+            if self._stop.wait(self.period):
+                return
+
+    def use(self, t0, t1):
+        """cpu_use() between the first and the last sample taken from t0 to t1; None if fewer
+        than two samples fall in that window."""
+        inside = [ticks for t, ticks in self.samples if t0 <= t <= t1]
+        return cpu_use(inside[0], inside[-1]) if len(inside) >= 2 else None
 
 
 def steal_row(shares, what):

@@ -1,9 +1,12 @@
-"""The benchmarks' helpers that need no cluster: the CPU stolen by the hypervisor."""
+"""The benchmarks' helpers that need no cluster: the CPU stolen by the hypervisor, how the
+CPU time of a window went, and the rows that report it."""
 import os
+import time
 
 import pytest
 
-from bench.common import cpu_ticks, steal_row, stolen_share
+from bench.bench_training import cpu_rows
+from bench.common import CpuSampler, cpu_ticks, cpu_use, steal_row, stolen_share
 
 
 def test_stolen_share_is_steal_over_all_ticks_spent():
@@ -32,3 +35,46 @@ def test_steal_row_shows_the_median_and_each_turn():
     assert row["ratio"] == "turns: 10%, 30%, 2%"
     assert row["ok"] is None                                    # informative, no bar
     assert steal_row([None], "the turns")["sandbox"] == "unknown"
+
+
+def test_cpu_use_splits_the_ticks_into_busy_idle_and_stolen():
+    #        user nice sys idle iowait irq softirq steal guest guest_nice
+    before = [100, 0, 50, 800, 10, 0, 0, 50, 0, 0]
+    after = [250, 0, 100, 1100, 30, 0, 0, 150, 99, 0]      # guest is inside user: not added
+    use = cpu_use(before, after)
+    assert use["busy"] == pytest.approx(200 / 620)
+    assert use["idle"] == pytest.approx(320 / 620)
+    assert use["stolen"] == pytest.approx(100 / 620)
+    assert cpu_use(None, after) is None and cpu_use(before, before) is None
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="Linux only")
+def test_cpu_sampler_reads_a_window_known_afterwards():
+    with CpuSampler(period=0.01) as sampler:
+        t0 = time.time()
+        end = t0 + 0.3
+        while time.time() < end:                     # keep a core busy in the window
+            pass
+        t1 = time.time()
+        time.sleep(0.05)
+    use = sampler.use(t0, t1)
+    assert use is not None
+    assert use["busy"] + use["idle"] + use["stolen"] == pytest.approx(1)
+    assert use["busy"] > 0
+    assert sampler.use(t1 + 10, t1 + 20) is None      # no samples there
+    assert not sampler._thread.is_alive()            # the with block stopped it
+
+
+def test_cpu_rows_report_idle_and_cpu_per_three_gradients():
+    use = {"async": [(5.0, {"busy": 0.90, "idle": 0.05, "stolen": 0.05}),
+                     (6.0, {"busy": 0.80, "idle": 0.10, "stolen": 0.10}),
+                     (7.0, None)],
+           "sync": [(8.0, {"busy": 0.75, "idle": 0.20, "stolen": 0.05})]}
+    idle_row, busy_row = cpu_rows(use, cores=2)
+    assert idle_row["sandbox"] == "20% (sync)" and idle_row["baseline"] == "8% (async)"
+    # async: median of 5*2*0.9 = 9.0 and 6*2*0.8 = 9.6; sync: 8*2*0.75 = 12.0
+    assert busy_row["sandbox"] == "12.00 (a sync round)"
+    assert busy_row["baseline"] == "9.30 (3 async steps)"
+    assert busy_row["ratio"] == f"{12.0 / 9.3:.2f}"
+    assert idle_row["ok"] is None and busy_row["ok"] is None
+    assert cpu_rows({"async": [(5.0, None)], "sync": use["sync"]}, cores=2) == []

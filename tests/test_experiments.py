@@ -1,5 +1,7 @@
 """sandbox.experiments on real clusters: records stream while the run goes on (short runs;
 bench/ has the full-length ones)."""
+import time
+
 import numpy as np
 import pytest
 
@@ -33,9 +35,13 @@ def small_mnist():
 def test_async_records_stream_while_running(small_mnist):
     exp = Experiment(mode="async", workers=2, mnist=small_mnist, epochs=1, learning_rate=0.05,
                      steps_per_epoch=25, eval_every=10)
+    assert exp.started is None
     seen = []
     exp.subscribe(seen.append)
+    before = time.time()
     streamed = list(exp)
+    # records count their time from exp.started, which lies in this run's wall-clock span
+    assert before <= exp.started <= exp.started + max(r["time"] for r in streamed) <= time.time()
     assert len(streamed) == 50 and seen == streamed
     assert {r["worker"] for r in streamed} == {0, 1}
     assert max(r["global_step"] for r in streamed) == 50       # async: every step is an update

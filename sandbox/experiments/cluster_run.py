@@ -80,6 +80,13 @@ class Experiment:
         self.final_accuracy = {}
         self.traffic = {}
 
+    @property
+    def started(self):
+        """When the workers' loops were started (a time.time() value; None before start()).
+        Each record's "time" counts from here, so records line up with anything else
+        stamped with time.time() -- the tasks' traces, for one."""
+        return self._started
+
     # -- running ---------------------------------------------------------------------------
     def start(self):
         """Starts the cluster and the workers' loops; returns at once."""
