@@ -65,10 +65,8 @@ def stolen_share(before, after):
     machines ("steal": this VM's CPUs were ready to run but not running). None if unknown.
     A benchmark on a shared VM is worth what its steal is: in one run of the sync/async turns
     here, turns with 1-4% stolen gave ratios of 1.43-1.51, turns with 16-24% gave 1.91-2.72."""
-    if before is None or after is None or len(before) < 8:
-        return None
-    spent = [b - a for a, b in zip(before, after)]
-    return spent[7] / sum(spent) if sum(spent) > 0 else None
+    use = cpu_use(before, after)
+    return None if use is None else use["stolen"]
 
 
 def cpu_use(before, after):
