@@ -81,27 +81,18 @@ def _program_rows(acc, tf_python, data_dir, workers, epochs):
                  ok=abs(lesson_acc - tf_acc) <= 0.05)]
 
 
-def steady_part(records):
-    """The records that bound a run's steady part: the first where global_step reaches 10 %
-    of its final value, and the last (start-up -- building graphs, creating sessions,
-    initializing -- is not a step's time)."""
-    records = sorted(records, key=lambda r: r["time"])
+def steady(exp, per_global_step, sampler):
+    """Milliseconds per global step and the machine's cpu_use() (None if unknown; `sampler`,
+    a CpuSampler, watched the run) in the steady part of Experiment `exp`: from the record
+    where global_step first reaches 10 % of its final value to the last record (start-up --
+    building graphs, creating sessions, initializing -- is not a step's time)."""
+    records = sorted(exp.records, key=lambda r: r["time"])
     final = max(r["global_step"] for r in records)
-    return next(r for r in records if r["global_step"] >= 0.1 * final), records[-1]
-
-
-def steady_ms(records, per_global_step):
-    """Milliseconds per global step in the steady part of a run (steady_part)."""
-    first, last = steady_part(records)
-    return 1000 * per_global_step * (last["time"] - first["time"]) / \
+    first = next(r for r in records if r["global_step"] >= 0.1 * final)
+    last = records[-1]
+    ms = 1000 * per_global_step * (last["time"] - first["time"]) / \
         (last["global_step"] - first["global_step"])
-
-
-def steady_cpu(exp, sampler):
-    """cpu_use() of the machine during the steady part of Experiment `exp` (a CpuSampler
-    watched it), or None."""
-    first, last = steady_part(exp.records)
-    return sampler.use(exp.started + first["time"], exp.started + last["time"])
+    return ms, sampler.use(exp.started + first["time"], exp.started + last["time"])
 
 
 def sync_round(mnist, epochs=1, rounds=9):
@@ -126,15 +117,15 @@ def sync_round(mnist, epochs=1, rounds=9):
             exp = Experiment(mode="async", workers=3, mnist=mnist, epochs=epochs,
                              learning_rate=0.001, eval_every=10 ** 9)
             exp.wait(timeout=3600)
-            async_ms = steady_ms(exp.records, per_global_step=3)
-            use["async"].append((async_ms, steady_cpu(exp, sampler)))
+            async_ms, async_use = steady(exp, per_global_step=3, sampler=sampler)
+            use["async"].append((async_ms, async_use))
             exp = Experiment(mode="sync", workers=3, replicas_to_aggregate=3, mnist=mnist,
                              epochs=epochs, learning_rate=0.001, eval_every=10 ** 9)
             start = time.time()
             summary = exp.wait(timeout=3600)
             left = time.time() - start
-            round_ms = steady_ms(exp.records, per_global_step=1)
-            use["sync"].append((round_ms, steady_cpu(exp, sampler)))
+            round_ms, sync_use = steady(exp, per_global_step=1, sampler=sampler)
+            use["sync"].append((round_ms, sync_use))
             ratios.append((round_ms / async_ms, round_ms, async_ms))
             stolen.append(stolen_share(before, cpu_ticks()))
             first = first or (summary["global_step"], left)
