@@ -1,7 +1,8 @@
 # The two commands a newcomer needs:
 #   make demo   -- sets up .venv if missing, then runs the sandbox's showcase
 #   make test   -- sets up .venv if missing, then runs the test suite
-# Set MNIST_DIR to a folder holding the four standard MNIST .gz files to use full MNIST.
+# Set MNIST_DIR to a folder holding the four standard MNIST .gz files to use full MNIST;
+# for make bench, TF_PYTHON to a Python that has tensorflow adds TensorFlow's baselines.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -25,7 +26,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
-	$(PY) bench/run_all.py $(if $(MNIST_DIR),--data-dir $(MNIST_DIR),)
+	$(PY) bench/run_all.py $(if $(MNIST_DIR),--data-dir $(MNIST_DIR),) $(if $(TF_PYTHON),--tf-python $(TF_PYTHON),)
 
 soak: $(STAMP)
 	$(PY) bench/soak_async.py

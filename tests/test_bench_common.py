@@ -1,6 +1,7 @@
 """The benchmarks' helpers that need no cluster: the CPU stolen by the hypervisor, how the
 CPU time of a window went, and the rows that report it."""
 import os
+import pathlib
 import time
 
 import pytest
@@ -78,3 +79,14 @@ def test_cpu_rows_report_idle_and_cpu_per_three_gradients():
     assert busy_row["ratio"] == f"{12.0 / 9.3:.2f}"
     assert idle_row["ok"] is None and busy_row["ok"] is None
     assert cpu_rows({"async": [(5.0, None)], "sync": use["sync"]}, cores=2) == []
+
+
+def test_run_all_gives_tensorflow_only_to_the_benchmarks_with_a_tensorflow_baseline():
+    from bench.run_all import WITH_TF_BASELINE, commands
+    runs = {pathlib.Path(c[1]).name: c[2:] for c in
+            commands(["--data-dir", "/mnist", "--quick", "--tf-python", "/tf/python"])}
+    assert {"bench_foundation.py", "bench_cluster.py", "bench_training.py"} <= set(runs)
+    for name, args in runs.items():
+        assert args[:3] == ["--data-dir", "/mnist", "--quick"], name
+        assert ("--tf-python" in args) == (name in WITH_TF_BASELINE), name
+    assert all(c[2:] == [] for c in commands([]))         # nothing given, nothing passed
