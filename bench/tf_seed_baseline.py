@@ -7,7 +7,7 @@ The program is the lesson itself, lessons/seed_002_mnist.py, with its one sandbo
 processes on free ports of localhost, the ps killed when the workers are done. Each worker
 prints "Test-Accuracy: 0.66"; the baseline is their mean.
 
-`lesson_accuracy` runs the very same file under the sandbox too (its import left as it is):
+`lesson_accuracies` runs the very same file under the sandbox too (its import left as it is):
 the training benchmark puts both side by side, so that the comparison is program for program,
 TensorFlow's Supervisor against the sandbox's (bench/bench_training.py).
 
@@ -27,22 +27,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import REPO, free_port, mnist_dir  # noqa: E402
 
-__all__ = ["tf_seed_accuracy", "lesson_accuracy"]
+__all__ = ["tf_seed_accuracies", "lesson_accuracies", "mean"]
 
 _SANDBOX_IMPORT = "import sandbox as tf\n"
 _TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
 
 
-def tf_seed_accuracy(tf_python, data_dir, workers, epochs=20, timeout=None):
-    """Mean test accuracy of the workers of seed 002 run with TensorFlow by `tf_python`."""
-    return lesson_accuracy(tf_python, data_dir, workers, epochs, tensorflow=True,
-                           timeout=timeout)
+def mean(values):
+    return sum(values) / len(values)
 
 
-def lesson_accuracy(python, data_dir, workers, epochs=20, tensorflow=False, timeout=None):
-    """Mean test accuracy of the workers of lessons/seed_002_mnist.py run by `python` as one ps
-    and `workers` worker processes: the lesson as it is (the sandbox), or with TensorFlow's
-    import in place of the sandbox's (`tensorflow=True`) -- the same program either way."""
+def tf_seed_accuracies(tf_python, data_dir, workers, epochs=20, timeout=None):
+    """Test accuracy of each worker of seed 002 run with TensorFlow by `tf_python`."""
+    return lesson_accuracies(tf_python, data_dir, workers, epochs, tensorflow=True,
+                             timeout=timeout)
+
+
+def lesson_accuracies(python, data_dir, workers, epochs=20, tensorflow=False, timeout=None):
+    """Test accuracy of each worker (task 0 first) of lessons/seed_002_mnist.py run by `python`
+    as one ps and `workers` worker processes: the lesson as it is (the sandbox), or with
+    TensorFlow's import in place of the sandbox's (`tensorflow=True`) -- the same program
+    either way. The workers' accuracies differ when they trained for different spans of the
+    run: under TensorFlow, a non-chief worker that finds the model not yet initialized sleeps
+    30 s (SessionManager's recovery_wait_secs) while the chief trains alone."""
     source = (REPO / "lessons" / "seed_002_mnist.py").read_text()
     if _SANDBOX_IMPORT not in source:
         raise RuntimeError("lessons/seed_002_mnist.py no longer has the line "
@@ -96,7 +103,7 @@ def lesson_accuracy(python, data_dir, workers, epochs=20, tensorflow=False, time
             raise RuntimeError(f"{framework}'s worker {index} printed no test accuracy; its "
                                f"last output:\n{(out + err)[-2000:]}")
         accuracies.append(float(found.group(1)))
-    return sum(accuracies) / len(accuracies)
+    return accuracies
 
 
 def main(argv=None):
@@ -112,12 +119,14 @@ def main(argv=None):
     if data_dir is None:
         print("Full MNIST not found (pass --data-dir or set MNIST_DIR).")
         return 1
+    runs = [("TensorFlow", args.tf_python, True)] + \
+        ([("Sandbox", sys.executable, False)] if args.sandbox else [])
     for n in (int(w) for w in args.workers.split(",")):
-        print(f"TensorFlow seed 002 async x{n}, {args.epochs} epochs: mean test accuracy "
-              f"{tf_seed_accuracy(args.tf_python, data_dir, n, args.epochs):.3f}", flush=True)
-        if args.sandbox:
-            print(f"Sandbox seed 002 async x{n}, {args.epochs} epochs: mean test accuracy "
-                  f"{lesson_accuracy(sys.executable, data_dir, n, args.epochs):.3f}", flush=True)
+        for name, python, tensorflow in runs:
+            accs = lesson_accuracies(python, data_dir, n, args.epochs, tensorflow=tensorflow)
+            print(f"{name} seed 002 async x{n}, {args.epochs} epochs: mean test accuracy "
+                  f"{mean(accs):.3f} (workers: {', '.join(f'{a:.2f}' for a in accs)})",
+                  flush=True)
     return 0
 
 

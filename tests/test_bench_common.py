@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bench.bench_training import cpu_rows
+from bench.bench_training import cpu_rows, each_worker
 from bench.common import CpuSampler, cpu_ticks, cpu_use, steal_row, stolen_share
 
 
@@ -90,3 +90,8 @@ def test_run_all_gives_tensorflow_only_to_the_benchmarks_with_a_tensorflow_basel
         assert args[:3] == ["--data-dir", "/mnist", "--quick"], name
         assert ("--tf-python" in args) == (name in WITH_TF_BASELINE), name
     assert all(c[2:] == [] for c in commands([]))         # nothing given, nothing passed
+
+
+def test_each_worker_gives_the_mean_then_every_workers_accuracy():
+    assert each_worker([0.55, 0.67, 0.67]) == "0.630 (0.55, 0.67, 0.67)"
+    assert each_worker([0.456]) == "0.456"                 # one worker: nothing to split
