@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-WITH_TF_BASELINE = {"bench_cluster.py", "bench_training.py"}
+WITH_TF_BASELINE = {"bench_foundation.py", "bench_cluster.py", "bench_training.py"}
 
 
 def commands(argv=None):

@@ -27,10 +27,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import REPO, free_port, mnist_dir  # noqa: E402
 
-__all__ = ["tf_seed_accuracies", "lesson_accuracies", "mean"]
+__all__ = ["tf_seed_accuracies", "lesson_accuracies", "mean", "as_tensorflow"]
 
 _SANDBOX_IMPORT = "import sandbox as tf\n"
 _TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
+
+
+def as_tensorflow(source, name):
+    """The program `source` (file `name`) with its sandbox import turned into TensorFlow's."""
+    if _SANDBOX_IMPORT not in source:
+        raise RuntimeError(f"{name} no longer has the line {_SANDBOX_IMPORT.strip()!r} to swap "
+                           "for TensorFlow's import")
+    return source.replace(_SANDBOX_IMPORT, _TF_IMPORT, 1)
 
 
 def mean(values):
@@ -51,15 +59,12 @@ def lesson_accuracies(python, data_dir, workers, epochs=20, tensorflow=False, ti
     run: under TensorFlow, a non-chief worker that finds the model not yet initialized sleeps
     30 s (SessionManager's recovery_wait_secs) while the chief trains alone."""
     source = (REPO / "lessons" / "seed_002_mnist.py").read_text()
-    if _SANDBOX_IMPORT not in source:
-        raise RuntimeError("lessons/seed_002_mnist.py no longer has the line "
-                           f"{_SANDBOX_IMPORT.strip()!r} to swap for TensorFlow's import")
     framework = "TensorFlow" if tensorflow else "the sandbox"
     timeout = timeout or 300 + 30 * epochs * workers
     with tempfile.TemporaryDirectory(prefix="sandbox-seed-program-") as folder:
         program = Path(folder) / "seed_002.py"
         if tensorflow:
-            source = source.replace(_SANDBOX_IMPORT, _TF_IMPORT, 1)
+            source = as_tensorflow(source, "lessons/seed_002_mnist.py")
         program.write_text(source)
         ports = [free_port() for _ in range(workers + 1)]
         common = [f"--ps_hosts=localhost:{ports[0]}",

@@ -95,3 +95,29 @@ def test_run_all_gives_tensorflow_only_to_the_benchmarks_with_a_tensorflow_basel
 def test_each_worker_gives_the_mean_then_every_workers_accuracy():
     assert each_worker([0.55, 0.67, 0.67]) == "0.630 (0.55, 0.67, 0.67)"
     assert each_worker([0.456]) == "0.456"                 # one worker: nothing to split
+
+
+def test_whole_script_baseline_runs_under_the_sandbox_and_swaps_to_tensorflow(tmp_path):
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from bench.common import REPO
+    from bench.tf_seed_baseline import as_tensorflow
+    script = REPO / "bench" / "seed_local_adam.py"
+    tf_source = as_tensorflow(script.read_text(), "bench/seed_local_adam.py")
+    assert "\nimport sandbox as tf\n" not in tf_source
+    assert "\nimport tensorflow.compat.v1 as tf\n" in tf_source
+    with pytest.raises(RuntimeError, match="no longer has the line"):
+        as_tensorflow("import numpy\n", "x.py")
+    rng = np.random.default_rng(0)                       # 300 examples: a quick, real run
+    labels = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 300)]
+    data = tmp_path / "small.npz"
+    np.savez(data, train_images=rng.random((200, 784), np.float32), train_labels=labels[:200],
+             test_images=rng.random((100, 784), np.float32), test_labels=labels[200:])
+    done = subprocess.run([sys.executable, str(script), str(data), "1"], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert done.returncode == 0, done.stderr
+    accuracy = float(done.stdout.split("Test-Accuracy: ")[1].split()[0])
+    assert 0.0 <= accuracy <= 1.0 and "Epoch: 1, cost:" in done.stdout
