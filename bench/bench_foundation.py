@@ -174,7 +174,7 @@ def main(argv=None):
     rows += whole_script_rows(args.tf_python, mnist)
 
     print_table("Foundation benchmarks (medians; this machine: "
-                f"{__import__('os').cpu_count()} cores)", rows)
+                f"{os.cpu_count()} cores)", rows)
     return 0 if all(r["ok"] in (True, None) for r in rows) else 1
 
 

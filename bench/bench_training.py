@@ -15,24 +15,18 @@ Run: `make bench`, or `.venv/bin/python bench/bench_training.py [--epochs N] [--
 """
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import threading
 import time
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
-from bench.common import (CpuSampler, cpu_ticks, median, mnist_dir, print_table,  # noqa: E402
-                          steal_row, stolen_share)
+from bench.common import (CpuSampler, cpu_ticks, each_worker, median, mnist_dir,  # noqa: E402
+                          print_table, steal_row, stolen_share)
 
 TF_TABLE = {1: 0.456, 2: 0.598, 3: 0.59}
 SEED_TABLE = {1: 0.42, 2: 0.58, 3: 0.65}
-
-
-def each_worker(accs):
-    """'0.651 (0.65, 0.65, 0.65)': the workers' mean test accuracy, then each worker's (task 0,
-    the chief, first) -- whether they trained for the same span of the run shows there."""
-    mean = sum(accs) / len(accs)
-    return f"{mean:.3f}" + (f" ({', '.join(f'{a:.2f}' for a in accs)})" if len(accs) > 1 else "")
 
 
 def seed_table(mnist, epochs, tf_python=None, data_dir=None):
@@ -69,12 +63,12 @@ def _program_rows(acc, tf_python, data_dir, workers, epochs):
     sandbox. TensorFlow's own run may fail (its gRPC runtime sometimes aborts a step with "The
     same RunGraph request was received twice" on this loaded machine): it is tried twice,
     then its row says what happened."""
-    from bench.tf_seed_baseline import lesson_accuracies, mean, tf_seed_accuracies
+    from bench.tf_seed_baseline import lesson_accuracies, tf_seed_accuracies
     failure = None
     for _ in range(2):
         try:
             tf_accs = tf_seed_accuracies(tf_python, data_dir, workers, epochs)
-            tf_acc = mean(tf_accs)
+            tf_acc = statistics.mean(tf_accs)
             break
         except RuntimeError as e:
             lines = [line for line in str(e).splitlines() if line.strip()]
@@ -84,7 +78,7 @@ def _program_rows(acc, tf_python, data_dir, workers, epochs):
                      sandbox=f"{acc:.3f}", baseline=f"TF failed twice: {failure}", ratio="-",
                      bar="|diff| <= 0.05", ok=None)]
     lesson_accs = lesson_accuracies(sys.executable, data_dir, workers, epochs)
-    lesson_acc = mean(lesson_accs)
+    lesson_acc = statistics.mean(lesson_accs)
     tf_figure = f"{each_worker(tf_accs)} TF (this run)"
     return [dict(metric="  the same program under TensorFlow, this machine, now",
                  sandbox=f"{acc:.3f}", baseline=tf_figure,

@@ -37,6 +37,13 @@ def median(values):
     return statistics.median(values)
 
 
+def each_worker(accs):
+    """'0.651 (0.65, 0.65, 0.65)': the workers' mean test accuracy, then each worker's (task 0,
+    the chief, first) -- whether they trained for the same span of the run shows there."""
+    mean = statistics.mean(accs)
+    return f"{mean:.3f}" + (f" ({', '.join(f'{a:.2f}' for a in accs)})" if len(accs) > 1 else "")
+
+
 def print_table(title, rows):
     """rows: dicts with metric, sandbox, baseline, ratio, bar, ok."""
     headers = ["metric", "sandbox", "baseline", "ratio", "bar", "pass"]

@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.common import REPO, free_port, mnist_dir  # noqa: E402
+from bench.common import REPO, each_worker, free_port, mnist_dir  # noqa: E402
 
-__all__ = ["tf_seed_accuracies", "lesson_accuracies", "mean", "as_tensorflow"]
+__all__ = ["tf_seed_accuracies", "lesson_accuracies", "as_tensorflow"]
 
 _SANDBOX_IMPORT = "import sandbox as tf\n"
 _TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
@@ -39,10 +39,6 @@ def as_tensorflow(source, name):
         raise RuntimeError(f"{name} no longer has the line {_SANDBOX_IMPORT.strip()!r} to swap "
                            "for TensorFlow's import")
     return source.replace(_SANDBOX_IMPORT, _TF_IMPORT, 1)
-
-
-def mean(values):
-    return sum(values) / len(values)
 
 
 def tf_seed_accuracies(tf_python, data_dir, workers, epochs=20, timeout=None):
@@ -130,8 +126,7 @@ def main(argv=None):
         for name, python, tensorflow in runs:
             accs = lesson_accuracies(python, data_dir, n, args.epochs, tensorflow=tensorflow)
             print(f"{name} seed 002 async x{n}, {args.epochs} epochs: mean test accuracy "
-                  f"{mean(accs):.3f} (workers: {', '.join(f'{a:.2f}' for a in accs)})",
-                  flush=True)
+                  f"{each_worker(accs)}", flush=True)
     return 0
 
 

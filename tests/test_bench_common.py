@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from bench.bench_training import cpu_rows, each_worker
-from bench.common import CpuSampler, cpu_ticks, cpu_use, steal_row, stolen_share
+from bench.bench_training import cpu_rows
+from bench.common import (CpuSampler, cpu_ticks, cpu_use, each_worker, steal_row,
+                          stolen_share)
 
 
 def test_stolen_share_is_steal_over_all_ticks_spent():
