@@ -154,6 +154,14 @@ class BaseSession:
     def list_devices(self):
         return self._runtime.list_devices()
 
+    @property
+    def placement(self):
+        """(A sandbox extra, not in TF.) {op name: (op type, device)} for every op this
+        session has run so far, as its master placed it -- what `log_device_placement`
+        prints, as data; the placement view draws it. Ops are placed when a step first needs
+        them, as in TF, so an op never run is not in it."""
+        return dict(self._runtime.placement)
+
     # -- running ---------------------------------------------------------------
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs the ops and evaluates the tensors in `fetches`, feeding `feed_dict`.

@@ -13,6 +13,14 @@ replica_device_setter, then loops:
 Every step makes a record; they go back to the launcher (`report`) in small batches, about
 20 a second, so that reporting costs the loop next to nothing; the function returns the
 worker's final test accuracy.
+
+With config["recover"] (the dashboard's runs), a loop rides out a ps that died or restarted,
+as a MonitoredTrainingSession does: a step that fails because a task is gone is not the end
+of the run; the loop waits until the cluster answers again, opens a new Session (the old
+one's graph pieces were registered on the dead process), and the chief initializes the
+variables again if the ps lost them. Its sessions then also name the tasks they need
+(`device_filters`: the ps tasks and itself), so that a dead *worker* does not keep the others
+from opening a new Session -- by default a TF session waits for every task of its cluster.
 """
 import time
 
@@ -34,16 +42,27 @@ def train_worker(server, report, should_stop, config):
     target = server.target                        # the master of this very process
     data = {name: np.load(path, mmap_mode="r") for name, path in config["data"].items()}
     model = _build(tf, config, index, server.cluster_spec)
+    model["session_config"] = _session_config(tf, config, index)
     train = _shuffled_training_set(data, config, index)
     test_feed = {model["x"]: data["test_images"], model["y_"]: data["test_labels"]}
+    n = config.get("eval_examples")
+    eval_feed = test_feed if not n else {model["x"]: data["test_images"][:n],
+                                         model["y_"]: data["test_labels"][:n]}
     loop = _async_loop if config["mode"] == "async" else _sync_loop
     records = _Batches(report)
     try:
-        loop(tf, target, model, train, test_feed, index, config, records.add, should_stop)
+        loop(tf, target, model, train, eval_feed, index, config, records.add, should_stop)
     finally:
         records.flush()
-    with tf.Session(target, graph=model["graph"]) as sess:
+    with tf.Session(target, graph=model["graph"], config=model["session_config"]) as sess:
         return float(sess.run(model["accuracy"], test_feed))
+
+
+def _session_config(tf, config, index):
+    """Recovering loops name the tasks their sessions need (see the module docstring)."""
+    if not config.get("recover"):
+        return None
+    return tf.ConfigProto(device_filters=["/job:ps", f"/job:worker/task:{index}"])
 
 
 class _Batches:
@@ -117,27 +136,69 @@ def _record(report, config, worker, global_step, step, loss, accuracy, dropped):
 def _async_loop(tf, target, m, train, test_feed, index, config, report, should_stop):
     is_chief = index == 0
     total_steps = config["epochs"] * config["steps_per_epoch"]
-    with tf.Session(target, graph=m["graph"]) as sess:
-        _wait_for_init(tf, sess, m, is_chief, should_stop)
-        for step in range(1, total_steps + 1):
-            if should_stop():
-                break
-            bx, by = train.next_batch(config["batch_size"])
-            _, loss, gstep = sess.run([m["train_op"], m["loss"], m["global_step"]],
-                                      {m["x"]: bx, m["y_"]: by})
-            accuracy = None
-            if is_chief and (step % config["eval_every"] == 0 or step == total_steps):
-                accuracy = float(sess.run(m["accuracy"], test_feed))
-            _record(report, config, index, gstep, step, loss, accuracy, None)
-
-
-def _wait_for_init(tf, sess, m, is_chief, should_stop):
-    if is_chief:
-        sess.run(m["init_op"])
-        return
     with m["graph"].as_default():
-        report = tf.report_uninitialized_variables()
-    while len(sess.run(report)) and not should_stop():
+        m["uninitialized"] = tf.report_uninitialized_variables()
+    sess = tf.Session(target, graph=m["graph"], config=m["session_config"])
+    try:
+        _wait_for_init(sess, m, is_chief, should_stop)
+        step = config.get("start_step", 0)
+        while step < total_steps and not should_stop():
+            bx, by = train.next_batch(config["batch_size"])
+            try:
+                _, loss, gstep = sess.run([m["train_op"], m["loss"], m["global_step"]],
+                                          {m["x"]: bx, m["y_"]: by})
+                step += 1
+                accuracy = None
+                if is_chief and (step % config["eval_every"] == 0 or step == total_steps):
+                    accuracy = float(sess.run(m["accuracy"], test_feed))
+            except _gone(tf) as e:
+                if not config.get("recover"):
+                    raise
+                sess = _recover(tf, sess, target, m, is_chief, e, should_stop)
+                continue
+            _record(report, config, index, gstep, step, loss, accuracy, None)
+    finally:
+        sess.close()
+
+
+def _gone(tf):
+    """The errors of a step whose task died or restarted."""
+    e = tf.errors
+    return (e.UnavailableError, e.AbortedError, e.FailedPreconditionError,
+            e.DeadlineExceededError)
+
+
+def _recover(tf, sess, target, m, is_chief, error, should_stop):
+    """After a task died or restarted: waits until every task this worker needs answers,
+    opens a new Session, and (the chief) initializes whatever the ps lost."""
+    import logging
+    logging.getLogger("sandbox").info("Worker lost a task (%s: %s); waiting for it to come "
+                                      "back.", type(error).__name__, error.message)
+    sess.close()
+    probe_config = tf.ConfigProto(operation_timeout_in_ms=1000,
+                                  device_filters=list(m["session_config"].device_filters))
+    while not should_stop():
+        try:
+            with tf.Session(target, graph=m["graph"], config=probe_config) as probe:
+                probe.run(m["uninitialized"])
+            break
+        except _gone(tf):
+            time.sleep(0.2)
+    sess = tf.Session(target, graph=m["graph"], config=m["session_config"])
+    if not should_stop():
+        _wait_for_init(sess, m, is_chief, should_stop)
+    return sess
+
+
+def _wait_for_init(sess, m, is_chief, should_stop):
+    """The chief initializes the variables if they are not (a fresh cluster, or a ps that
+    restarted empty); the other workers wait until they are -- as TF's SessionManager
+    does."""
+    if is_chief:
+        if len(sess.run(m["uninitialized"])):
+            sess.run(m["init_op"])
+        return
+    while len(sess.run(m["uninitialized"])) and not should_stop():
         time.sleep(0.1)
 
 
@@ -148,10 +209,11 @@ def _sync_loop(tf, target, m, train, test_feed, index, config, report, should_st
         hooks = [m["sync"].make_session_run_hook(is_chief),
                  tf.train.StopAtStepHook(last_step=total_steps)]
         dropped_op = m["sync"].stale_gradients_dropped()
-        step = 0
+        step = config.get("start_step", 0)
         with tf.train.MonitoredTrainingSession(
                 master=target, is_chief=is_chief, hooks=hooks, save_checkpoint_secs=None,
-                save_summaries_steps=None, log_step_count_steps=None) as sess:
+                save_summaries_steps=None, log_step_count_steps=None,
+                config=m["session_config"]) as sess:
             while not sess.should_stop() and not should_stop():
                 bx, by = train.next_batch(config["batch_size"])
                 _, loss, gstep, dropped = sess.run(

@@ -34,6 +34,7 @@ class DirectSession:
         self.kernel_state = {}
         self._executors = {}
         self._placed = set()
+        self.placement = {}                # op name -> (op type, device)
         self._active = set()               # StepStates of the runs in progress
         self._lock = threading.Lock()
 
@@ -60,6 +61,7 @@ class DirectSession:
         log = bool(self.config and self.config.log_device_placement)
         for nd in node_defs:
             nd["device"] = devices[nd["name"]]
+            self.placement[nd["name"]] = (nd["op"], nd["device"])
             if log and nd["name"] not in self._placed:
                 print(f"{nd['name']}: ({nd['op']}): {nd['device']}", file=sys.stderr)
             self._placed.add(nd["name"])

@@ -56,6 +56,7 @@ class RemoteSession:
         self.sent_ops = 0
         self.synced_version = None        # the graph's version when last sent to the master
         self.master_task = None
+        self.placement = {}               # op name -> (op type, device): what the master chose
         self._sync_lock = threading.Lock()
 
     def _sync_graph(self):
@@ -97,9 +98,12 @@ class RemoteSession:
                                 targets=list(targets),
                                 timeout_ms=int(options.timeout_in_ms) if options else 0,
                                 trace=trace)
-        if reply.get("placement") and self.config.log_device_placement:
+        if reply.get("placement"):            # (sent with a step the master planned anew)
             for name, op, device in reply["placement"]:
-                print(f"{name}: ({op}): {device}", file=sys.stderr)
+                self.placement[name] = (op, device)
+            if self.config.log_device_placement:
+                for name, op, device in reply["placement"]:
+                    print(f"{name}: ({op}): {device}", file=sys.stderr)
         if trace:
             _fill_step_stats(run_metadata, reply.get("stats") or [])
         return reply["values"]

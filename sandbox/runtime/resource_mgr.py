@@ -90,6 +90,16 @@ class ResourceMgr:
         with self._lock:
             return list(self._containers.get(container or "", {}).items())
 
+    def describe(self):
+        """What lives here, as plain data for the placement view: [container, name, kind,
+        dtype, shape, bytes, state] per resource -- a variable's real array (bytes 0 and
+        state 'uninitialized' until it has one), a queue's or accumulator's current fill."""
+        with self._lock:
+            items = [(c, n, r) for c, resources in self._containers.items()
+                     for n, r in resources.items()]
+        return [[container, name] + _describe(resource) for container, name, resource in
+                sorted(items, key=lambda item: (item[0], item[1]))]
+
     def clear(self, container=None):
         """Drops every resource (of one container, or of all): TF's Session.reset."""
         with self._lock:
@@ -97,3 +107,43 @@ class ResourceMgr:
                 self._containers.clear()
             else:
                 self._containers.pop(container, None)
+
+
+def _describe(resource):
+    """[kind, dtype, shape, bytes, state] of one resource (duck-typed: variables, queues,
+    accumulators and anything else a kernel keeps here)."""
+    if isinstance(resource, VariableCell):
+        value = resource.value
+        if value is None:
+            return ["Variable", _dtype_name(resource.dtype), _shape_list(resource.shape), 0,
+                    "uninitialized"]
+        return ["Variable", _dtype_name(resource.dtype), list(value.shape), int(value.nbytes),
+                "initialized"]
+    kind = type(resource).__name__.strip("_")
+    items = getattr(resource, "items", None)
+    if items is not None and hasattr(resource, "capacity"):          # a queue
+        state = f"{len(items)} element(s){', closed' if resource.closed else ''}"
+        return ["Queue", None, None, 0, state]
+    grads = getattr(resource, "grads", None)
+    if grads is not None:                                            # an accumulator
+        return ["Accumulator", _dtype_name(getattr(resource, "dtype", None)),
+                _shape_list(getattr(resource, "shape", None)),
+                int(sum(getattr(g, "nbytes", 0) for g in grads)),
+                f"{len(grads)} gradient(s) this round, "
+                f"{getattr(resource, 'num_dropped', 0)} dropped"]
+    return [kind, None, None, 0, ""]
+
+
+def _dtype_name(dtype):
+    return getattr(dtype, "name", None) if dtype is not None else None
+
+
+def _shape_list(shape):
+    """A TensorShape (or a list) as a list with None for unknown dimensions; None if the rank
+    is unknown."""
+    if shape is None:
+        return None
+    if hasattr(shape, "as_tuple"):
+        dims = shape.as_tuple()
+        return None if dims is None else list(dims)
+    return list(shape)

@@ -11,6 +11,7 @@ Each request is a message {"method": ..., arguments}; the reply is {"ok": result
 {"error": [code, message, node]}, turned back into the same tf.errors class on the caller's side.
 Every message is recorded in the task's trace ring (runtime/trace.py).
 """
+import os
 import sys
 import threading
 import time
@@ -82,6 +83,7 @@ class TaskServer:
         self._local_tasks = compute_threads.local_tasks(hosts)
         self._serving = None
         self._stopped = threading.Event()
+        self.started = time.time()            # tells an observer that a task restarted
 
     def _stderr_log(self, text):
         print(f"[{self.task}] {text}", file=sys.stderr, flush=True)
@@ -194,9 +196,22 @@ class TaskServer:
         if method == "MasterReset":
             return master.reset(m.get("containers"))
         if method == "GetTrafficTotals":
-            return self.trace.totals()
+            return self.trace.tensor_totals() if m.get("by_tensor") else self.trace.totals()
         if method == "GetTrace":
             return [list(r) for r in self.trace.since(m.get("since", 0), m.get("limit"))]
+        if method == "Observe":
+            # What a watcher (the traffic and placement views) reads in one call: who this
+            # is, its trace records since `since` (the newest `limit`), its running totals.
+            return {"task": self.task, "pid": os.getpid(), "started": self.started,
+                    "last_seq": self.trace.last_seq,
+                    "records": [list(r) for r in self.trace.since(m.get("since", 0),
+                                                                  m.get("limit"))],
+                    "totals": self.trace.tensor_totals(),
+                    "placement_version": w.placement_version}
+        if method == "GetPlacement":
+            return w.placement(m.get("since_version"))
+        if method == "ListResources":
+            return w.resources.describe()
         if method == "SetKnobs":
             self.knobs.update(m.get("slowdown"), m.get("step_delay"), m.get("links"))
             return self.knobs.as_dict()

@@ -13,6 +13,8 @@ and it answers the master:
   AbortStep       "step 42 failed elsewhere"                  -> waiting _Recvs wake up
 
 plus Tensor messages from peer tasks (the _Send of another task delivering a tensor here).
+What it was given to run (`placement`) and what lives in its resource manager (`resources`)
+can be read by anyone, which is how the placement view sees a cluster it did not start.
 """
 import itertools
 import threading
@@ -104,10 +106,11 @@ class StepRendezvous:
 
 
 class _RegisteredGraph:
-    def __init__(self, handle, session, executors):
+    def __init__(self, handle, session, executors, nodes):
         self.handle = handle
         self.session = session
         self.executors = executors      # list of (device, Executor)
+        self.nodes = nodes              # [name, op type, device, dtype, shape] of each node
 
 
 class WorkerService:
@@ -127,6 +130,7 @@ class WorkerService:
         self._handles = itertools.count(1)
         self._lock = threading.Lock()
         self._active = {}                 # step_id -> list of StepState
+        self.placement_version = 0        # grows whenever a graph is registered or dropped
 
     # -- the master's calls ---------------------------------------------------
     def list_devices(self):
@@ -145,20 +149,46 @@ class WorkerService:
             executors.append((device, Executor(piece["nodes"], piece["feeds"], piece["fetches"],
                                                piece["targets"], self.resources, state_store,
                                                device=device)))
+        nodes = [_node_summary(nd, piece["device"]) for piece in pieces
+                 for nd in piece["nodes"]]
         with self._lock:
             handle = f"{self.task}/graph/{next(self._handles)}"
-            self._graphs[handle] = _RegisteredGraph(handle, session, executors)
+            self._graphs[handle] = _RegisteredGraph(handle, session, executors, nodes)
+            self.placement_version += 1
         return handle
 
     def deregister_graph(self, handle):
         with self._lock:
-            self._graphs.pop(handle, None)
+            if self._graphs.pop(handle, None) is not None:
+                self.placement_version += 1
 
     def close_session(self, session):
         with self._lock:
             for handle in [h for h, g in self._graphs.items() if g.session == session]:
                 del self._graphs[handle]
+                self.placement_version += 1
             self._states.pop(session, None)
+
+    def placement(self, since_version=None):
+        """What the masters gave this task to run: {"version": n, "nodes": [[name, op type,
+        device, dtype, shape, sessions], ...]} over every registered graph piece (a node that
+        several sessions registered -- the same variable for every worker -- is listed once,
+        with how many). "nodes" is None if nothing changed since `since_version`."""
+        with self._lock:
+            version = self.placement_version
+            if since_version is not None and since_version == version:
+                return {"version": version, "nodes": None}
+            graphs = list(self._graphs.values())
+        merged = {}
+        for graph in graphs:
+            for name, op, device, dtype, shape in graph.nodes:
+                entry = merged.get((name, device))
+                if entry is None:
+                    merged[(name, device)] = [name, op, device, dtype, shape, {graph.session}]
+                else:
+                    entry[5].add(graph.session)
+        nodes = [entry[:5] + [len(entry[5])] for entry in merged.values()]
+        return {"version": version, "nodes": nodes}
 
     def run_graph(self, handle, step_id, feeds, deadline=None, collect_stats=False,
                   conn=None, caller=None):
@@ -273,6 +303,21 @@ class WorkerService:
         self.trace.record_many("recv", src, self.task,
                                [(key.rsplit(";", 1)[-1], getattr(value, "nbytes", 0))
                                 for key, value in items], step_id)
+
+
+def _node_summary(nd, device):
+    """[name, op type, device, dtype, shape] of a node of a registered piece, from what its
+    attrs say (a variable's or placeholder's dtype and shape, a constant's value)."""
+    attr = nd.get("attr") or {}
+    dtype = attr.get("dtype", attr.get("T"))
+    shape = attr.get("shape")
+    if shape is None and getattr(attr.get("value"), "shape", None) is not None:
+        shape = attr["value"].shape
+    if shape is not None:
+        dims = shape.as_tuple() if hasattr(shape, "as_tuple") else tuple(shape)
+        shape = None if dims is None else [None if d is None else int(d) for d in dims]
+    return [nd["name"], nd["op"], device,
+            getattr(dtype, "name", None) if dtype is not None else None, shape]
 
 
 def _root_cause(failures):
