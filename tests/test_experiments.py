@@ -131,3 +131,77 @@ def test_stop_ends_a_running_experiment(small_mnist, mode):
     summary = exp.wait(timeout=60)
     assert summary["global_step"] < 50 * 30
     assert sorted(exp.final_accuracy) == [0, 1, 2]
+
+
+def _wait_for(condition, timeout=60, what="the condition"):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_a_worker_killed_on_purpose_is_an_event_and_a_restarted_one_rejoins(small_mnist):
+    exp = Experiment(mode="async", workers=2, mnist=small_mnist, epochs=1, learning_rate=0.05,
+                     steps_per_epoch=400, eval_every=1000, linger=True)
+    events = []
+    exp.on_event(events.append)
+    exp.start()
+    try:
+        _wait_for(lambda: any(r["worker"] == 1 for r in exp.records), what="worker 1's steps")
+        exp.kill("worker", 1)
+        assert not exp.cluster.is_alive("worker", 1)
+        killed_at = max(r["step"] for r in exp.records if r["worker"] == 1)
+        exp.restart("worker", 1)
+        summary = exp.wait(120)                       # no error: the kill was on purpose
+        worker1 = [r["step"] for r in exp.records if r["worker"] == 1]
+        assert max(worker1) == 400                    # it finished its share after the restart
+        assert min(s for s in worker1 if s > killed_at) <= killed_at + 5   # where it was
+        assert max(r["step"] for r in exp.records if r["worker"] == 0) == 400
+        assert [(e["kind"], e["task"]) for e in events] == [("kill", "worker:1"),
+                                                           ("restart", "worker:1")]
+        assert summary["worker_steps"] == len(exp.records)
+        assert exp.cluster.is_alive("ps", 0)          # linger: the cluster is still up
+    finally:
+        exp.close()
+    assert not exp.cluster.is_alive("ps", 0)
+
+
+def test_recovering_loops_ride_out_a_ps_that_restarts_empty(small_mnist):
+    exp = Experiment(mode="async", workers=2, mnist=small_mnist, epochs=1, learning_rate=0.05,
+                     steps_per_epoch=300, eval_every=1000, recover=True, keep_records=True)
+    exp.start()
+    _wait_for(lambda: exp.summary().get("global_step", 0) > 60, what="60 global steps")
+    exp.kill("ps", 0)
+    exp.restart("ps", 0)
+    summary = exp.wait(120)
+    killed, restarted = (e["time"] for e in exp.events if e["kind"] in ("kill", "restart"))
+    before = [r["global_step"] for r in exp.records if r["time"] < killed]
+    after = [r["global_step"] for r in exp.records if r["time"] > restarted]
+    # the ps lost its variables: the chief initialized them again, so the global step
+    # started over from 0 -- and both loops still did all their steps
+    assert max(before) > 60 and min(after) < 20
+    for worker in (0, 1):
+        assert max(r["step"] for r in exp.records if r["worker"] == worker) == 300
+    assert 0.0 <= summary["test_accuracy"] <= 1.0
+
+
+def test_without_recover_a_lost_ps_ends_the_run_with_a_named_error(small_mnist):
+    exp = Experiment(mode="async", workers=1, mnist=small_mnist, epochs=1, learning_rate=0.05,
+                     steps_per_epoch=5000, eval_every=10000)
+    exp.start()
+    _wait_for(lambda: exp.summary().get("global_step", 0) > 20, what="20 global steps")
+    exp.kill("ps", 0)
+    with pytest.raises(RuntimeError, match="worker 0 failed.*ps"):
+        exp.wait(120)
+
+
+def test_records_can_stream_without_being_kept(small_mnist):
+    seen = []
+    exp = Experiment(mode="async", workers=2, mnist=small_mnist, epochs=1, learning_rate=0.05,
+                     steps_per_epoch=30, eval_every=100, keep_records=False)
+    exp.subscribe(seen.append)
+    summary = exp.wait(120)
+    assert exp.records == [] and len(seen) == 60
+    assert summary["worker_steps"] == 60 and summary["global_step"] == 60
+    assert summary["final_loss"] == seen[-1]["loss"]
+    assert summary["bytes_sent"] > 0
