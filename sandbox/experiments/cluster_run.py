@@ -297,6 +297,25 @@ class Experiment:
         for callback in self._event_subscribers:
             callback(event)
 
+    @property
+    def error(self):
+        """Why the run failed (an exception), or None -- once it has ended."""
+        return self._errors[0][1] if self._errors else None
+
+    def config(self):
+        """The run's settings, as plain values (what the views label a run with)."""
+        delays = [v.get("step_delay", 0.0) for v in self.stragglers.values()
+                  if isinstance(v, dict)]
+        network = self.network or {}
+        return {"mode": self.mode, "workers": self.workers, "ps": self.ps,
+                "replicas_to_aggregate": self.replicas_to_aggregate if self.mode == "sync"
+                else None,
+                "learning_rate": self.learning_rate, "epochs": self.epochs,
+                "batch_size": self.batch_size,
+                "straggler_ms": 1000 * max(delays) if delays else 0,
+                "latency_ms": network.get("latency_ms", 0),
+                "bandwidth_mbps": network.get("bandwidth_mbps")}
+
     def _raise_errors(self):
         if self._errors:
             index, error = self._errors[0]
