@@ -11,6 +11,12 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 MNIST_DIR = pathlib.Path(os.environ.get("SANDBOX_MNIST_DIR", REPO.parent / "shared" / "data" / "mnist"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "browser: end-to-end test in JupyterLab and headless Chromium "
+        "(tests/browser.py); deselect with -m 'not browser'")
+
+
 @pytest.fixture(autouse=True)
 def _fresh_default_graph():
     tf.reset_default_graph()
