@@ -92,7 +92,10 @@ def wait_for(condition, timeout, what, detail=None, interval=0.1):
 
 
 # ---------------------------------------------------------------------------------------------
-# Processes (read from /proc: a process's parent and session)
+# Processes, read from /proc. What a server or a browser started is found two ways: by process
+# session (each is started in a session of its own; kernels get sessions of their own too),
+# and by a variable only its environment holds (anything that daemonized itself into yet
+# another session still inherited it -- Chromium's crash handler does that).
 
 def _process_table():
     """{pid: (parent pid, session id)} of every live process (zombies excluded)."""
@@ -107,17 +110,19 @@ def _process_table():
     return table
 
 
-def _command_line(pid):
+def _read_proc(pid, name):
     try:
-        raw = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+        return pathlib.Path(f"/proc/{pid}/{name}").read_bytes()
     except OSError:
-        return "?"
-    return raw.replace(b"\0", b" ").decode(errors="replace").strip()[:200]
+        return b""
+
+
+def _command_line(pid):
+    return _read_proc(pid, "cmdline").replace(b"\0", b" ").decode(errors="replace").strip()[:200]
 
 
 def _sessions_of_tree(root_pid):
-    """The sessions of `root_pid` and of all its live descendants. Kernels run in sessions
-    of their own (jupyter_client starts them so), hence a set."""
+    """The sessions of `root_pid` and of all its live descendants."""
     table = _process_table()
     children = {}
     for pid, (ppid, _) in table.items():
@@ -133,20 +138,25 @@ def _sessions_of_tree(root_pid):
     return sessions
 
 
-def _wait_sessions_empty(sessions, what, timeout=20):
-    """Wait until no live process belongs to `sessions`; kill what is left after `timeout`
-    seconds, and fail naming it."""
-    def left():
-        return {pid: sid for pid, (_, sid) in _process_table().items()
-                if sid in sessions and pid != os.getpid()}
+def _processes_of(sessions, env_entry):
+    """PIDs of the live processes in one of `sessions`, or whose environment has the entry
+    `env_entry` ("NAME=value"); never this process."""
+    entry = env_entry.encode()
+    return [pid for pid, (_, sid) in _process_table().items() if pid != os.getpid() and (
+        sid in sessions or entry in _read_proc(pid, "environ").split(b"\0"))]
+
+
+def _wait_none_left(sessions, env_entry, what, timeout=20):
+    """Wait until no process of `sessions` or with `env_entry` is left; kill what is still
+    there after `timeout` seconds, and fail naming it."""
     deadline = time.monotonic() + timeout
-    while left() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    remaining = left()
-    if not remaining:
+    while _processes_of(sessions, env_entry) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _processes_of(sessions, env_entry)
+    if not left:
         return
-    described = "; ".join(f"{pid}: {_command_line(pid)}" for pid in remaining)
-    for pid in remaining:
+    described = "; ".join(f"{pid}: {_command_line(pid)}" for pid in left)
+    for pid in left:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     raise AssertionError(f"{what}: processes still running {timeout} s after shutdown "
@@ -261,7 +271,8 @@ def jupyter_lab(root_dir, env=None, timeout=60):
                 except subprocess.TimeoutExpired:
                     pass
             _stop_process(process)
-            _wait_sessions_empty(sessions, "JupyterLab and its kernels")
+            _wait_none_left(sessions, f"JUPYTER_RUNTIME_DIR={server_env['JUPYTER_RUNTIME_DIR']}",
+                            "JupyterLab and its kernels")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,26 +304,33 @@ def chromium(command_timeout=120):
         for flag in CHROMIUM_FLAGS + [f"--user-data-dir={home}/profile"]:
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        # chromedriver (and so the browser it starts) in a session of its own: what it leaves
-        # behind can be found after it is gone.
+        # chromedriver (and so the browser it starts) in a session of its own.
+        # XDG_CONFIG_HOME: Chromium's crash handler keeps its database there, not in ~/.config;
+        # and it marks every process of this browser (see _processes_of).
+        config_home = f"{home}/config"
         service = Service(CHROMEDRIVER, log_output=f"{home}/chromedriver.log",
+                          env={**os.environ, "XDG_CONFIG_HOME": config_home},
                           popen_kw={"start_new_session": True})
         service.env_path = lambda: None     # $SE_CHROMEDRIVER must not pick another driver
-        driver = webdriver.Chrome(options=options, service=service)
-        driver.command_executor._client_config.timeout = command_timeout
-        driver.set_page_load_timeout(60)
-        driver.set_script_timeout(30)
-        driver.console_entries = []         # see console_errors()
-        sessions = {service.process.pid}
+        driver = None
         try:
+            driver = webdriver.Chrome(options=options, service=service)
+            driver.command_executor._client_config.timeout = command_timeout
+            driver.set_page_load_timeout(60)
+            driver.set_script_timeout(30)
+            driver.console_entries = []     # see console_errors()
             yield driver
         finally:
-            sessions |= _sessions_of_tree(service.process.pid)
+            process = getattr(service, "process", None)     # None: chromedriver never started
+            sessions = set() if process is None else {process.pid} | _sessions_of_tree(process.pid)
             try:
-                driver.quit()
+                if driver is not None:
+                    driver.quit()
             finally:
-                _stop_process(service.process)
-                _wait_sessions_empty(sessions, "Chromium and chromedriver")
+                if process is not None:
+                    _stop_process(process)
+                    _wait_none_left(sessions, f"XDG_CONFIG_HOME={config_home}",
+                                    "Chromium and chromedriver")
 
 
 # ---------------------------------------------------------------------------------------------
