@@ -321,6 +321,27 @@ def test_a_global_step_that_falls_back_starts_a_new_segment_and_events_are_kept(
     assert model.to_dict()["reference"] == SEED_TABLE
 
 
+def test_workers_batches_that_interleave_are_not_a_restart():
+    """Each worker's records come in order, in batches; a batch of worker 1's early steps may
+    arrive after worker 0's later ones. That is not training starting over."""
+    model = CurvesModel()
+    model.add_run("a", {"mode": "async", "workers": 2})
+    w0 = [dict(r, global_step=2 * i + 2) for i, r in enumerate(_records(60, worker=0))]
+    w1 = [dict(r, global_step=2 * i + 1) for i, r in enumerate(_records(60, worker=1))]
+    for batch in range(3):
+        model.add_records("a", w0[20 * batch:20 * batch + 20])
+        model.add_records("a", w1[20 * batch:20 * batch + 20])
+    run = model.to_dict()["runs"][0]
+    assert {p[3] for p in run["loss"]} == {0} and run["global_step"] == 120
+    # then the ps restarts: both workers fall back, one after the other -- one new segment
+    model.add_records("a", [dict(r, global_step=i + 1, time=10 + r["time"])
+                            for i, r in enumerate(_records(10, worker=1))])
+    model.add_records("a", [dict(r, global_step=i + 3, time=10.001 + r["time"])
+                            for i, r in enumerate(_records(10, worker=0))])
+    run = model.to_dict()["runs"][0]
+    assert {p[3] for p in run["loss"]} == {0, 1} and run["global_step"] == 12
+
+
 def test_runs_keep_their_colours_and_labels_say_their_configuration():
     model = CurvesModel()
     colors = [model.add_run(i, {"mode": "async", "workers": i + 1}).color for i in range(4)]

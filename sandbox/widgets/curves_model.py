@@ -116,19 +116,29 @@ class RunCurves:
         self.segment = 0
         self.records = 0
         self.last = {}                  # the newest record of each worker
+        self._segment_of = {}           # worker -> the segment its records are in
         self._max_step = 0
 
     def add(self, record):
-        step = record["global_step"]
-        if step < self._max_step // 2 and self._max_step > 20:
-            self.segment += 1                       # the global step fell back: started over
-            self._max_step = 0
-        self._max_step = max(self._max_step, step)
+        """One worker step. Each worker's records come in order, but the workers' batches
+        interleave; so "the global step fell back" is judged per worker: the first worker
+        whose own global step falls to less than half starts a new segment, and the others
+        join it as their own steps fall."""
+        step, worker = record["global_step"], record["worker"]
+        last = self.last.get(worker)
+        if last is not None and last["global_step"] > 20 and step < last["global_step"] // 2:
+            if self._segment_of[worker] == self.segment:
+                self.segment += 1                   # the first to see training start over
+                self._max_step = 0
+            self._segment_of[worker] = self.segment
+        segment = self._segment_of.setdefault(worker, self.segment)
+        if segment == self.segment:
+            self._max_step = max(self._max_step, step)   # the newest segment's global step
         self.records += 1
-        self.last[record["worker"]] = record
-        self.loss.add(self.segment, record["time"], step, record["loss"])
+        self.last[worker] = record
+        self.loss.add(segment, record["time"], step, record["loss"])
         if record.get("test_accuracy") is not None:
-            self.accuracy.add(self.segment, record["time"], step, record["test_accuracy"])
+            self.accuracy.add(segment, record["time"], step, record["test_accuracy"])
 
     def to_dict(self):
         return {"id": self.id, "label": self.label, "config": self.config,

@@ -223,7 +223,7 @@ class PlacementModel:
                 for scope, entries in self.groups(task, device):
                     kinds = collections.Counter(e.kind for e in entries)
                     groups.append({"scope": scope, "count": len(entries),
-                                   "bytes": sum(e.nbytes or 0 for e in entries),
+                                   "bytes": _held_bytes(entries),
                                    "kinds": dict(kinds),
                                    "ops": [_op_dict(e) for e in entries]})
                 devices.append({"name": _device_short(device), "full": device,
@@ -235,8 +235,7 @@ class PlacementModel:
                           "job_color": job_color(job), "devices": devices,
                           "ops": len(entries),
                           "variables": sum(1 for e in entries if e.kind == "variable"),
-                          "bytes": sum(e.nbytes or 0 for e in entries
-                                       if e.kind == "variable")})
+                          "bytes": _held_bytes(entries)})
         return {"tasks": tasks,
                 "unplaced": [{"name": n, "op": o, "requested": d} for n, o, d in
                              self.unplaced],
@@ -264,6 +263,13 @@ class PlacementModel:
         model.unplaced = [list(u) for u in state["unplaced"]]
         model.source, model.note = state["source"], state["note"]
         return model
+
+
+def _held_bytes(entries):
+    """The bytes a task or group holds: its variables' arrays, its queues' and accumulators'
+    contents (an op's output is passing through, and `w1/read` is `w1` again)."""
+    return sum(e.nbytes or 0 for e in entries if e.kind in ("variable", "queue",
+                                                             "accumulator"))
 
 
 def _op_dict(e):

@@ -1,0 +1,107 @@
+"""PlacementView -- where every variable and op of a graph lives, live in Jupyter.
+
+    PlacementView(graph, sess)        # as the session's master placed it (Session.placement)
+    PlacementView(graph, cluster)     # as the cluster's tasks hold it (their graph pieces)
+    PlacementView(cluster)            # every graph the tasks were given
+    PlacementView(recording)          # a saved run, without a cluster
+
+The tasks are boxes, coloured by job, with their devices inside; in each device the ops are
+grouped by name scope (click to expand); hovering an op says its type, dtype, shape and
+bytes. This is what `log_device_placement=True` prints, drawn: variables on the ps (put there
+by `tf.device` or `replica_device_setter`), the computation on the workers, and the _Send and
+_Recv ops TensorFlow's partitioner adds where an edge crosses from one device to another.
+It redraws when the placement changes: a new graph, more ps tasks, a task that died.
+"""
+from ..framework.graph import Graph
+from .feed import LiveFeed, Ticker
+from .placement_model import PlacementModel
+from .placement_widget import PlacementWidget
+from .recording import Recording
+
+__all__ = ["PlacementView"]
+
+
+class PlacementView(PlacementWidget):
+    """See the module docstring."""
+
+    def __init__(self, graph_or_source, source=None, run=None, interval=0.5, **kwargs):
+        super().__init__(**kwargs)
+        self._feed = None
+        self._own_feed = False
+        self._ticker = None
+        self._lock = None
+        self._model = None
+        self.show(graph_or_source, source, run=run, interval=interval)
+
+    def show(self, graph_or_source, source=None, run=None, interval=0.5):
+        """Shows another graph, session, cluster, feed or recording (None: nothing yet)."""
+        self._detach()
+        self._lock = None
+        graph = graph_or_source if isinstance(graph_or_source, Graph) else None
+        source = source if graph is not None else graph_or_source
+        if source is None:
+            self._model = PlacementModel([])
+        elif isinstance(source, Recording):
+            self._model = source.placement[source.find_run(run)]
+        elif graph is not None and hasattr(source, "placement") and \
+                hasattr(source, "list_devices"):                   # a Session
+            self._show_session(graph, source, interval)
+        else:
+            if isinstance(source, LiveFeed):
+                self._feed, self._own_feed = source, False
+            else:
+                self._feed = LiveFeed(source, interval=interval, placement_every=interval,
+                                      graph=graph)
+                self._own_feed = True
+            self._model, self._lock = self._feed.placement, self._feed.lock
+            self._feed.add_listener(self._on_feed)
+            if self._own_feed:
+                self._feed.start()
+            else:
+                self._feed.read_placement()
+        self.refresh()
+
+    def _show_session(self, graph, session, interval):
+        self._model = PlacementModel.from_session(graph, session)
+        seen = [(graph.version, len(session.placement))]
+
+        def check():
+            now = (graph.version, len(session.placement))
+            if now != seen[0]:
+                seen[0] = now
+                self._model.update_from_session(graph, session)
+                self.refresh()
+        self._ticker = Ticker(interval, check, name="placement-view").start()
+
+    @property
+    def model(self):
+        return self._model
+
+    def refresh(self):
+        if self._lock is None:
+            self.state = self._model.to_dict()
+            return
+        with self._lock:
+            self.state = self._model.to_dict()
+
+    def _on_feed(self, feed):
+        self.refresh()
+
+    def picture(self):
+        """The same state drawn with matplotlib."""
+        from .pictures import draw_placement
+        return draw_placement(self.state)
+
+    def _detach(self):
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        if self._feed is not None:
+            self._feed.remove_listener(self._on_feed)
+            if self._own_feed:
+                self._feed.close()
+            self._feed = None
+
+    def close(self):
+        self._detach()
+        super().close()

@@ -1,0 +1,182 @@
+"""The live views and the dashboard, driven from Python as a notebook's kernel drives them (no
+browser: tests/test_dashboard_browser.py is the one in a real browser). Real clusters, real
+runs; what the views' states say is checked against what was done to the cluster."""
+import time
+
+import numpy as np
+import pytest
+
+import sandbox as tf
+from sandbox.cluster import LocalCluster
+from sandbox.datasets.mnist import DataSet, Datasets
+from sandbox.experiments import Experiment
+from sandbox.framework import dtypes
+from sandbox.widgets import CurvesView, Dashboard, PlacementView, Recording, TrafficView
+from conftest import child_processes
+
+
+def _wait_for(condition, timeout=60, what="the condition"):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def small_mnist():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 10, 2000)
+    images = (np.eye(10)[labels] @ rng.random((10, 784))).astype(np.float32)
+    images += 0.1 * rng.random(images.shape, dtype=np.float32)
+
+    def ds(i, l):
+        return DataSet(i, np.eye(10, dtype=np.float32)[l], dtype=dtypes.uint8, reshape=False,
+                       seed=0)
+    return Datasets(train=ds(images, labels), validation=ds(images[:500], labels[:500]),
+                    test=ds(images[:500], labels[:500]))
+
+
+def _task(state, short):
+    return next(t for t in state["tasks"] if t["short"] == short)
+
+
+def test_traffic_view_follows_a_cluster_and_pauses_and_scrubs():
+    with LocalCluster({"ps": 1, "worker": 1}) as c:
+        with tf.device("/job:ps/task:0"):
+            w = tf.Variable(tf.zeros([100, 100]), name="w")
+        with tf.device("/job:worker/task:0"):
+            y = tf.reduce_sum(w * 2.0)
+        view = TrafficView(c, interval=0.05)
+        try:
+            with tf.Session(c.target("worker", 0)) as sess:
+                sess.run(w.initializer)
+                for _ in range(20):
+                    sess.run(y)
+                _wait_for(lambda: view.state["totals"]["pull"] >= 20 * 40000,
+                          what="the 20 pulls of w (40,000 bytes each) to show")
+            assert any(a["kind"] == "pull" for a in view.state["arrows"])
+            assert [t["short"] for t in view.state["tasks"]] == ["ps:0", "worker:0"]
+            assert view.state["live"] is True
+            view.paused = True
+            frozen = view.view_end
+            assert frozen is not None and view.state["live"] is False
+            time.sleep(0.2)
+            assert view.state["lanes"]["end"] == pytest.approx(frozen)     # it stays put
+            view.view_end = frozen - 0.05                                  # scrub back
+            assert view.state["lanes"]["end"] == pytest.approx(frozen - 0.05)
+            view.paused = False
+            assert view.view_end is None and view.state["live"] is True
+        finally:
+            view.close()
+        assert view._feed is None
+
+
+def test_placement_view_of_a_session_redraws_when_new_ops_are_placed():
+    with LocalCluster({"ps": 1, "worker": 1}) as c:
+        graph = tf.Graph()
+        with graph.as_default():
+            with tf.device("/job:ps/task:0"):
+                w = tf.Variable(tf.ones([3]), name="w")
+            with tf.device("/job:worker/task:0"):
+                doubled = tf.multiply(w, 2.0, name="doubled")
+                tripled = tf.multiply(w, 3.0, name="tripled")
+        with tf.Session(c.target("worker", 0), graph=graph) as sess:
+            sess.run(w.initializer)
+            sess.run(doubled)
+            view = PlacementView(graph, sess, interval=0.05)
+            try:
+                names = lambda: {op["name"] for t in view.state["tasks"]           # noqa
+                                 for d in t["devices"] for g in d["groups"] for op in g["ops"]}
+                assert "doubled" in names() and "tripled" not in names()
+                assert "tripled" in {u["name"] for u in view.state["unplaced"]}
+                sess.run(tripled)
+                _wait_for(lambda: "tripled" in names(), what="the new op to be drawn")
+                ps = _task(view.state, "ps:0")
+                assert ps["variables"] == 1 and ps["bytes"] == 12
+            finally:
+                view.close()
+
+
+def test_curves_view_overlays_runs_live_and_labels_them(small_mnist):
+    exps = [Experiment(mode=mode, workers=2, mnist=small_mnist, epochs=1, learning_rate=0.1,
+                       steps_per_epoch=40, eval_every=10) for mode in ("async", "sync")]
+    view = CurvesView(exps[0], interval=0.05)
+    try:
+        view.add(exps[1])
+        for exp in exps:
+            exp.wait(120)
+        _wait_for(lambda: all(r["state"] == "done" for r in view.state["runs"]),
+                  what="both runs to be marked done")
+        runs = view.state["runs"]
+        assert [r["label"] for r in runs] == ["async x2", "sync x2"]
+        assert runs[0]["color"] != runs[1]["color"]
+        assert all(len(r["loss"]) > 0 and len(r["accuracy"]) > 0 for r in runs)
+        assert runs[0]["summary"]["global_step"] == 80 and runs[1]["global_step"] == 40
+        assert view.state["reference"]["rows"][2]["accuracy"] == 0.65
+    finally:
+        view.close()
+
+
+def test_dashboard_runs_kills_restarts_saves_and_replays(small_mnist, tmp_path):
+    dash = Dashboard(mnist=small_mnist, interval=0.1)
+    try:
+        dash.controls["epochs"].value = 20
+        dash.run(workers=2, mode="async")
+        _wait_for(lambda: dash.feed is not None and dash.curves.state["runs"] and
+                  dash.curves.state["runs"][0]["records"] > 50, what="the run to train")
+        assert [t["short"] for t in dash.traffic.state["tasks"]] == ["ps:0", "worker:0",
+                                                                   "worker:1"]
+        dash.task_picker.value = "worker:1"
+        dash.kill_button.click()
+        _wait_for(lambda: _task(dash.traffic.state, "worker:1")["state"] == "dead" and
+                  _task(dash.placement.state, "worker:1")["state"] == "dead",
+                  what="worker:1 to show dead in the traffic and placement views")
+        _wait_for(lambda: "worker:1 (dead)" in dash.task_picker.options,
+                  what="the task picker to say worker:1 is dead")
+        _wait_for(lambda: dash.curves.state["runs"][0]["events"], what="the kill event")
+        assert dash.curves.state["runs"][0]["events"][0]["kind"] == "kill"
+        assert "down: worker:1" in dash.status.value or "killed" in dash.status.value
+        dash.task_picker.value = "worker:1 (dead)"
+        dash.restart_button.click()
+        _wait_for(lambda: _task(dash.traffic.state, "worker:1")["state"] == "alive",
+                  what="worker:1 to come back")
+        dash.stop_button.click()
+        _wait_for(lambda: dash.experiment.finished, what="the run to stop")
+        _wait_for(lambda: dash.curves.state["runs"][0]["state"] == "stopped",
+                  what="the run to be marked stopped")
+        path = dash.save(str(tmp_path / "session.sandbox.json.gz"))
+    finally:
+        dash.close()
+    replay = Dashboard.replay(path)
+    try:
+        assert replay.curves.state["runs"][0]["label"] == "async x2"
+        assert [e["kind"] for e in replay.curves.state["runs"][0]["events"]][:2] == \
+            ["kill", "restart"]
+        assert replay.traffic.paused and replay.traffic.state["arrows"]
+        assert replay.placement.state["counts"]["variables"] >= 5
+    finally:
+        replay.close()
+    assert isinstance(Recording.load(path), Recording)
+
+
+def test_dashboard_refuses_a_setting_it_does_not_have(small_mnist):
+    dash = Dashboard(mnist=small_mnist)
+    try:
+        with pytest.raises(ValueError, match="no setting 'gpus'"):
+            dash.run(gpus=2)
+    finally:
+        dash.close()
+
+
+def test_dashboard_attached_to_a_cluster_it_did_not_start():
+    with LocalCluster({"ps": 1, "worker": 2}) as c:
+        dash = Dashboard.attach(c.cluster_spec, c.secret)
+        try:
+            _wait_for(lambda: len(dash.traffic.state.get("tasks", [])) == 3,
+                      what="the three tasks")
+            c.kill("worker", 1)
+            _wait_for(lambda: _task(dash.traffic.state, "worker:1")["state"] == "dead",
+                      what="the killed task to show dead")
+            assert "did not start" in dash.status.value
+        finally:
+            dash.close()
