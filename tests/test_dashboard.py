@@ -180,3 +180,39 @@ def test_dashboard_attached_to_a_cluster_it_did_not_start():
             assert "did not start" in dash.status.value
         finally:
             dash.close()
+
+
+def test_placement_view_of_a_cluster_follows_a_new_graph_over_more_ps_tasks():
+    """First every variable on ps:0 (tf.device); then a new graph whose
+    replica_device_setter spreads them round-robin over both ps tasks: the view follows."""
+    def names_on(state, short):
+        return {op["name"] for d in _task(state, short)["devices"] for g in d["groups"]
+                for op in g["ops"] if op["kind"] == "variable"}
+
+    with LocalCluster({"ps": 2, "worker": 1}) as c:
+        view = PlacementView(c, interval=0.05)
+        try:
+            first = tf.Graph()
+            with first.as_default(), tf.device("/job:ps/task:0"):
+                a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
+                with tf.device("/job:worker/task:0"):
+                    total = a + b
+            with tf.Session(c.target("worker", 0), graph=first) as sess:
+                sess.run([a.initializer, b.initializer])
+                sess.run(total)
+                _wait_for(lambda: names_on(view.state, "ps:0") >= {"a", "b"},
+                          what="a and b on ps:0")
+                assert not names_on(view.state, "ps:1")
+            second = tf.Graph()
+            with second.as_default(), tf.device(tf.train.replica_device_setter(
+                    ps_tasks=2, worker_device="/job:worker/task:0")):
+                c1, c2 = tf.Variable(1.0, name="c1"), tf.Variable(2.0, name="c2")
+                total = c1 + c2
+            with tf.Session(c.target("worker", 0), graph=second) as sess:
+                sess.run([c1.initializer, c2.initializer])
+                sess.run(total)
+                _wait_for(lambda: "c2" in names_on(view.state, "ps:1"),
+                          what="c2 on ps:1 (round-robin)")
+            assert "c1" in names_on(view.state, "ps:0")
+        finally:
+            view.close()
