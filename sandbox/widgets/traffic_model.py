@@ -252,14 +252,15 @@ class TrafficModel:
                 hi = mid
         return max(0, lo - 1)
 
-    def arrows(self, at=None):
+    def arrows(self, at=None, window=None):
         """[{src, dst, kind, bytes_per_s, messages_per_s, bytes, messages, top}] over the
-        `window` seconds before `at` (default: the newest sample); `bytes` and `messages` are
-        totals up to `at`, `top` the tensors that carried most bytes overall."""
+        `window` seconds (default: the model's) before `at` (default: the newest sample);
+        `bytes` and `messages` are totals up to `at`, `top` the tensors that carried most
+        bytes overall."""
         if not self._samples:
             return []
         j = self._sample_at(self.end if at is None else at)
-        i = self._sample_at(self._sample_times[j] - self.window)
+        i = self._sample_at(self._sample_times[j] - (window or self.window))
         if i == j and j > 0:
             i = j - 1
         dt = self._sample_times[j] - self._sample_times[i]
@@ -346,14 +347,15 @@ class TrafficModel:
                 "label": s.label, "step": s.step, "step_id": str(s.step_id),
                 "t0": round(s.t0, 6), "t1": round(s.t1, 6)}
 
-    def to_dict(self, end=None, length=None, live=True):
-        """The whole state a view draws: tasks, kinds, arrows at `end`, lanes up to `end`."""
+    def to_dict(self, end=None, length=None, live=True, window=None):
+        """The whole state a view draws: tasks, kinds, arrows at `end` (rates over `window`
+        seconds, default the model's), lanes up to `end`."""
         tasks = [{"name": t, "short": short_name(t), "job": job_of(t),
                   "state": self.states.get(t, "alive"),
                   "color": DEAD_COLOR if self.states.get(t) == "dead" else job_color(job_of(t))}
                  for t in self.tasks]
         at = self.end if end is None else end
-        arrows = self.arrows(at)
+        arrows = self.arrows(at, window)
         for a in arrows:
             a["src"], a["dst"] = short_name(a["src"]), short_name(a["dst"])
             a["bytes_per_s"] = round(a["bytes_per_s"], 1)
@@ -361,7 +363,8 @@ class TrafficModel:
         return {"tasks": tasks,
                 "kinds": [{"kind": k, "label": KIND_LABELS[k], "color": KIND_COLORS[k]}
                           for k in KINDS],
-                "window": self.window, "at": round(at, 6), "arrows": arrows,
+                "window": round(window or self.window, 3), "at": round(at, 6),
+                "arrows": arrows,
                 "totals": {k: int(v) for k, v in self.totals_by_kind(at).items()},
                 "lanes": self.lanes(end, length),
                 "history": {"start": round(self.start, 6), "end": round(self.end, 6)},
