@@ -44,18 +44,27 @@ def live_processes():
 
 
 def child_processes():
-    """PIDs of the live child processes of this test process."""
-    me = str(os.getpid())
-    return [pid for pid, fields in live_processes() if fields[1] == me]
+    """PIDs of the live child processes of this test process -- counting the task processes
+    forked for it by the fork server (sandbox/cluster/fork_server.py), and not that server,
+    which lives as long as this interpreter (the session's end stops it)."""
+    from sandbox.cluster import fork_server
+    me, server = str(os.getpid()), fork_server.pid()
+    return [pid for pid, fields in live_processes()
+            if (fields[1] == me and pid != server) or (server and fields[1] == str(server))]
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _nothing_left_running():
-    """After the whole suite: no task process is left behind."""
+    """After the whole suite: no task process is left behind; then the fork server is
+    stopped (it would stop the tasks still running, so they are looked for first)."""
     yield
     import time
+    from sandbox.cluster import fork_server
     deadline = time.monotonic() + 10
     while child_processes() and time.monotonic() < deadline:
         time.sleep(0.2)
     left = child_processes()
+    fork_server.shutdown()
     assert not left, f"processes left running after the tests: {left}"
+    left = child_processes()
+    assert not left, f"processes left running after the fork server stopped: {left}"

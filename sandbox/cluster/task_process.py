@@ -14,7 +14,8 @@ __all__ = ["run_task"]
 
 
 def _die_with_parent():
-    """Linux: ask the kernel to SIGTERM us when the launcher dies (the pipe EOF also works)."""
+    """Linux: ask the kernel to SIGTERM us when our parent dies -- the launcher, or the fork
+    server, which ends when the launcher does (the pipe EOF also works)."""
     try:
         import ctypes
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -23,10 +24,12 @@ def _die_with_parent():
         pass
 
 
-def run_task(conn, job, index, secret, port, num_gpus, launcher_pid):
-    """Runs task (job, index); talks to its launcher over `conn` (a multiprocess Pipe end)."""
+def run_task(conn, job, index, secret, port, num_gpus, parent_pid):
+    """Runs task (job, index); talks to its launcher over `conn` (a multiprocess Pipe end).
+    `parent_pid`: the process that started this one -- the launcher (spawn) or the fork
+    server (cluster/fork_server.py)."""
     _die_with_parent()
-    if os.getppid() != launcher_pid:           # the launcher died before we started
+    if os.getppid() != parent_pid:             # it died before we asked to die with it
         os._exit(0)
     signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
     from ..runtime import transport
