@@ -157,6 +157,27 @@ def test_the_spawn_route_still_works_when_chosen(no_thread_env, monkeypatch):
         LocalCluster({"worker": 1})
 
 
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_a_cluster_started_from_a_thread_outlives_the_thread(no_thread_env, method):
+    """The dashboard starts its clusters from a short-lived thread. PR_SET_PDEATHSIG fires when
+    the parent's *thread* ends: a spawned task must not ask for it (its pipe tells it when the
+    launcher dies), and a forked task's parent is the server's only thread."""
+    import threading
+    made = []
+    starter = threading.Thread(target=lambda: made.append(
+        LocalCluster({"ps": 1, "worker": 1}, start_method=method)))
+    starter.start()
+    starter.join()
+    cluster = made[0]
+    try:
+        import time
+        time.sleep(0.5)
+        assert cluster.is_alive("ps", 0) and cluster.is_alive("worker", 0)
+        assert serves(cluster)
+    finally:
+        cluster.close()
+
+
 def test_tasks_end_with_the_server_and_a_new_one_takes_over(no_thread_env):
     """shutdown() ends the tasks still running (their cluster cannot work any more); a server
     killed outright takes its tasks with it too (PR_SET_PDEATHSIG). The next cluster starts a

@@ -122,7 +122,8 @@ def test_local_cluster_close_stops_processes_and_frees_ports():
     assert all(port_is_free(p) for p in ports)
 
 
-def test_tasks_exit_when_their_launcher_dies():
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_tasks_exit_when_their_launcher_dies(method):
     script = textwrap.dedent("""
         import sys, time
         from sandbox.cluster import LocalCluster
@@ -130,7 +131,8 @@ def test_tasks_exit_when_their_launcher_dies():
         print(" ".join(str(p) for p in c.pids.values()), flush=True)
         time.sleep(60)
     """)
-    launcher = subprocess.Popen([sys.executable, "-c", script], env=_env(),
+    launcher = subprocess.Popen([sys.executable, "-c", script],
+                                env=_env(SANDBOX_START_METHOD=method),
                                 stdout=subprocess.PIPE, text=True)
     try:
         pids = [int(p) for p in launcher.stdout.readline().split()]

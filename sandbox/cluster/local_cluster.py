@@ -161,7 +161,7 @@ class LocalCluster:
                 ctx = multiprocess.get_context("spawn")
                 process = ctx.Process(target=run_task, name=name, daemon=True,
                                       args=(child_conn, job, index, self.secret, port,
-                                            self.num_gpus, os.getpid()))
+                                            self.num_gpus, os.getpid(), False))
                 with _no_main_reimport(), _blas_threads(tasks):
                     process.start()
         except BaseException:

@@ -24,12 +24,16 @@ def _die_with_parent():
         pass
 
 
-def run_task(conn, job, index, secret, port, num_gpus, parent_pid):
+def run_task(conn, job, index, secret, port, num_gpus, parent_pid, die_with_parent=True):
     """Runs task (job, index); talks to its launcher over `conn` (a multiprocess Pipe end).
     `parent_pid`: the process that started this one -- the launcher (spawn) or the fork
-    server (cluster/fork_server.py)."""
-    _die_with_parent()
-    if os.getppid() != parent_pid:             # it died before we asked to die with it
+    server (cluster/fork_server.py). `die_with_parent`: ask the kernel for a SIGTERM when the
+    parent dies. Not for a spawned task: the kernel sends it when the parent's *thread* that
+    started the task ends, and a launcher may start a cluster from a short-lived thread (the
+    dashboard's Run does); the pipe's end tells such a task that its launcher is gone."""
+    if die_with_parent:
+        _die_with_parent()
+    if os.getppid() != parent_pid:             # it died before we could follow it
         os._exit(0)
     signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
     from ..runtime import transport
