@@ -1,5 +1,12 @@
 """Benchmarks of the live views and the dashboard (issue 25), one table:
 
+  * Run to the first step: from pressing the dashboard's Run (Dashboard.run) until the first
+    worker step's record reaches its curves, for 1 ps + 3 workers (bar: <= 1 s) and 2 ps + 16
+    workers (bar: <= 3 s), seed 002's job on full MNIST, the dashboard prepared (data read,
+    fork server started: what it does while the class reads its controls); baseline, in the
+    same run: the same with task processes spawned as fresh interpreters
+    (SANDBOX_START_METHOD=spawn, the way before the fork server)
+
   * update rate: with 4 tasks training (1 ps + 3 workers, async, seed 002's job on full MNIST),
     the dashboard's feed reads the cluster and the three views redraw their states (each
     state serialized to JSON, as the widgets send it to the browser): updates per second
@@ -104,6 +111,38 @@ def update_rate(mnist, seconds):
     return rates, sent, polls, timing, steps, board.sent_bytes / max(1, board.feed.updates)
 
 
+def run_to_first_step(mnist, ps, workers, turns, start_method):
+    """Seconds from Dashboard.run() to the first record on its curves, per turn."""
+    from sandbox.widgets import Dashboard
+    saved = os.environ.get("SANDBOX_START_METHOD")
+    os.environ["SANDBOX_START_METHOD"] = start_method
+    dash = Dashboard(mnist=mnist)
+    seconds = []
+    try:
+        dash._prepared.wait()
+        for _ in range(turns):
+            t0 = time.perf_counter()
+            dash.run(ps=ps, workers=workers, epochs=20)
+            while True:
+                runs = list(dash.curves.model.runs.values())
+                if runs and dash.experiment is not None and runs[-1].records:
+                    break
+                if dash.status.value.count("could not start"):
+                    raise RuntimeError(dash.status.value)
+                time.sleep(0.002)
+            seconds.append(time.perf_counter() - t0)
+            dash.experiment.stop()
+            dash.experiment.wait(120)
+            dash._end_previous_run()
+    finally:
+        dash.close()
+        if saved is None:
+            os.environ.pop("SANDBOX_START_METHOD", None)
+        else:
+            os.environ["SANDBOX_START_METHOD"] = saved
+    return seconds
+
+
 def _rate(times):
     """Events per second, from the first to the last of `times`."""
     return (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 else 0.0
@@ -190,6 +229,16 @@ def main(argv=None):
         return 1
     mnist = input_data.read_data_sets(data, one_hot=True)
     rows = []
+
+    turns = 2 if args.quick else 4
+    for ps, workers, bar in ((1, 3, 1.0), (2, 16, 3.0)):
+        fork = run_to_first_step(mnist, ps, workers, turns, "forkserver")
+        spawn = run_to_first_step(mnist, ps, workers, max(1, turns // 2), "spawn")
+        rows.append(dict(metric=f"Run to the first step, {ps} ps + {workers} workers",
+                         sandbox=f"{median(fork):.2f} s", baseline=f"{median(spawn):.2f} s "
+                         "spawned", ratio=f"{median(fork) / median(spawn):.2f} (turns: "
+                         f"{', '.join(f'{x:.2f}' for x in fork)})", bar=f"<= {bar:g} s",
+                         ok=median(fork) <= bar))
 
     rates, sent, polls, cost, steps, per_update = update_rate(mnist,
                                                             10.0 if args.quick else 30.0)

@@ -6,8 +6,11 @@ cluster -- one ps and N workers, each its own process -- four ways:
     async with 1, 2 and 3 workers      every worker updates the ps whenever it likes
     sync with 3 workers                SyncReplicasOptimizer averages 3 gradients per update
 
-with a progress bar, a summary table, and pictures of what happened (loss against time and
-against global step, test accuracy, what each run sent over the wire) saved as PNG files.
+with a progress bar and a summary table (accuracy, steps, time, bytes moved), and the same
+views the Jupyter dashboard shows, drawn as PNG pictures into demo_output/ -- every figure
+measured by the running clusters (sandbox/widgets: curves, placement, traffic and swim
+lanes), one colour per run in every picture -- plus the whole session saved as one file
+(runs.sandbox.json.gz) that `Dashboard.replay` opens again without a cluster.
 """
 import argparse
 import os
@@ -18,6 +21,7 @@ import time
 FULL_TRAIN = 55000     # full MNIST's training set after the 5,000-example validation split
 
 RUNS = (("async", 1), ("async", 2), ("async", 3), ("sync", 3))
+RECORDING = "runs.sandbox.json.gz"
 
 
 def main(argv=None):
@@ -57,40 +61,74 @@ def main(argv=None):
         total = sum(w * epochs * steps_per_epoch for _, w in RUNS)
         bar = tqdm(total=total, unit="step", desc="training")
 
+    from .widgets.feed import LiveFeed
+    from .widgets.recording import Recording
+    recording = Recording(title="seed 002: async and sync on a local cluster")
     results = []
-    for mode, workers in RUNS:
+    for run_id, (mode, workers) in enumerate(RUNS):
         label = f"{mode} x{workers}"
         run_steps = workers * epochs * steps_per_epoch
         if bar is not None:
             bar.set_description(label)
         exp = Experiment(mode=mode, workers=workers, mnist=mnist, epochs=epochs,
-                         learning_rate=args.learning_rate)
+                         learning_rate=args.learning_rate, linger=True, keep_records=False,
+                         eval_every=max(10, epochs * steps_per_epoch // 15),
+                         eval_examples=2000)
+        recording.curves.add_run(run_id, exp.config(), label=label)
+        exp.subscribe(_Curves(recording.curves, run_id).record)
         progress = _RunProgress(bar, mode, workers, run_steps)
         if bar is not None:
             exp.subscribe(progress.record)
         start = time.time()
-        summary = exp.wait()
+        exp.start()
+        # the traffic and the placement, as the cluster's tasks measure them
+        feed = LiveFeed(exp.cluster, interval=0.25).start()
+        try:
+            summary = exp.wait()
+        finally:
+            feed.stop()
+            feed.poll()
+            feed.read_placement()
+            feed.close()
+            exp.close()
         progress.finish()
         summary["wall"] = time.time() - start
-        summary["trace"] = exp.traffic
-        results.append((label, summary, exp.records))
+        recording.curves.finish(run_id, "done", summary)
+        recording.add_cluster(run_id, feed.traffic, feed.placement)
+        results.append((label, summary))
     if bar is not None:
         bar.close()
 
     print()
     print(f"{'run':<10} {'global steps':>12} {'worker steps':>12} {'seconds':>8} "
-          f"{'final loss':>10} {'test acc':>8} {'stale dropped':>13}")
-    for label, s, _ in results:
+          f"{'final loss':>10} {'test acc':>8} {'stale dropped':>13} {'MB moved':>9}")
+    for label, s in results:
+        moved = (s.get("bytes_sent") or 0) / 1e6
         print(f"{label:<10} {s['global_step']:>12} {s['worker_steps']:>12} {s['seconds']:>8.1f} "
-              f"{s['final_loss']:>10.3f} {s['test_accuracy']:>8.3f} {s['stale_dropped']:>13}")
-    paths = draw(results, args.out)
-    print("\nPictures of what happened:")
+              f"{s['final_loss']:>10.3f} {s['test_accuracy']:>8.3f} {s['stale_dropped']:>13} "
+              f"{moved:>9.0f}")
+    paths = draw(recording, args.out)
+    paths.append(recording.save(os.path.join(args.out, RECORDING)))
+    print("\nPictures of what happened (and the session, for Dashboard.replay):")
     for path in paths:
         print(f"  {path}")
     print("\nMore workers in async mode apply more updates per epoch of each worker (each one "
           "loops over the\nwhole training set), so accuracy grows with workers -- seed 002's "
           "table. Sync mode applies one\naveraged update per round of all workers.")
     return 0
+
+
+class _Curves:
+    """Hands a run's records to the curves model (records come on the experiment's
+    thread)."""
+
+    def __init__(self, curves, run_id):
+        self.curves, self.run_id = curves, run_id
+        self.lock = threading.Lock()
+
+    def record(self, record):
+        with self.lock:
+            self.curves.add_records(self.run_id, (record,))
 
 
 class _RunProgress:
@@ -124,46 +162,45 @@ class _RunProgress:
             self.shown = done
 
 
-def draw(results, out_dir):
-    """Loss against time and global step, accuracy per run, bytes sent per task."""
+def draw(recording, out_dir):
+    """The views as PNG pictures: curves (by step and by time), the placement of the last
+    run's cluster, and the traffic of each run -- arrows averaged over the whole run, and
+    swim lanes of a few steps in the middle of it."""
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .widgets import pictures
     os.makedirs(out_dir, exist_ok=True)
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-    ax_time, ax_step, ax_acc, ax_bytes = axes.ravel()
-    for label, summary, records in results:
-        records = sorted(records, key=lambda r: r["time"])
-        smooth = _smooth([r["loss"] for r in records])
-        ax_time.plot([r["time"] for r in records], smooth, label=label)
-        ax_step.plot([r["global_step"] for r in records], smooth, label=label)
-    ax_time.set(title="loss against wall time", xlabel="seconds", ylabel="loss (smoothed)")
-    ax_step.set(title="loss against global step", xlabel="global step (updates of the ps)")
-    ax_time.legend()
-    ax_step.legend()
-    labels = [label for label, _, _ in results]
-    ax_acc.bar(labels, [s["test_accuracy"] for _, s, _ in results], color="tab:green")
-    ax_acc.set(title="test accuracy (mean of the workers)", ylim=(0, 1))
-    for i, (label, summary, _) in enumerate(results):
-        sent = summary.get("trace") or {}
-        ax_bytes.bar([f"{label}\n{task}" for task in sent], [v / 1e6 for v in sent.values()])
-    ax_bytes.set(title="MB of tensors sent, per task", ylabel="MB")
-    ax_bytes.tick_params(axis="x", labelsize=6, rotation=90)
-    fig.tight_layout()
-    path = os.path.join(out_dir, "async_vs_sync.png")
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return [path]
+    runs = [r for r in recording.run_ids if r in recording.traffic]
+    labels = {r: recording.label(r) for r in runs}
+    arrows = {labels[r]: _whole_run(recording.traffic[r]) for r in runs}
+    lanes = {labels[r]: recording.traffic[r].to_dict(end=_middle(recording.traffic[r]),
+                                                     live=False) for r in runs}
+    colors = {labels[r]: recording.curves.runs[r].color for r in runs}
+    last = runs[-1]
+    placement = recording.placement[last].to_dict()
+    placement["note"] = f"{labels[last]}: " + placement.get("note", "")
+    figures = {
+        "curves.png": pictures.draw_curves_both(recording.curves.to_dict()),
+        "placement.png": pictures.draw_placement(placement),
+        "traffic.png": pictures.small_multiples(arrows, pictures.draw_traffic, colors=colors),
+        "lanes.png": pictures.small_multiples(lanes, pictures.draw_lanes, colors=colors),
+    }
+    return [pictures.save(fig, os.path.join(out_dir, name)) for name, fig in figures.items()]
 
 
-def _smooth(values, window=25):
-    out, total = [], 0.0
-    for i, v in enumerate(values):
-        total += v
-        if i >= window:
-            total -= values[i - window]
-        out.append(total / min(i + 1, window))
-    return out
+def _whole_run(traffic):
+    """The traffic state at the end of a run, its rates averaged over the whole run."""
+    return traffic.to_dict(live=False, window=max(traffic.end - traffic.start, 1e-3))
+
+
+def _middle(traffic):
+    """A moment in the middle of a run whose records were read on every lane: the end of
+    the ps's covered stretch nearest the run's midpoint."""
+    middle = (traffic.start + traffic.end) / 2
+    ps = [t for t in traffic.tasks if "/job:ps/" in t]
+    spans = list(traffic.coverage.get(ps[0], ())) if ps else []
+    ends = [b for a, b in spans if b - a > 0]
+    return min(ends, key=lambda b: abs(b - middle)) if ends else middle
 
 
 if __name__ == "__main__":

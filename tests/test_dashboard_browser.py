@@ -8,7 +8,7 @@ import shutil
 import time
 
 import pytest
-from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import Select
 
 from browser import (chromium, click, console_errors, find_in_outputs, is_png,  # noqa: F401
@@ -21,14 +21,29 @@ pytestmark = pytest.mark.browser
 TASKS = ["ps:0", "worker:0", "worker:1", "worker:2"]
 
 
+# Counted in the page itself: the views redraw several times a second, so an element found
+# from Python may be gone by the time its attribute is read.
 def _count(driver, css):
-    return len(driver.find_elements(By.CSS_SELECTOR, css))
+    return driver.execute_script("return document.querySelectorAll(arguments[0]).length", css)
 
 
 def _curve_points(driver):
-    points = [int(e.get_attribute("data-points") or 0)
-              for e in driver.find_elements(By.CSS_SELECTOR, "[data-run][data-points]")]
-    return max(points, default=0)
+    return driver.execute_script(
+        "return Math.max(0, ...Array.from(document.querySelectorAll("
+        "'[data-run][data-points]'), e => Number(e.dataset.points)))")
+
+
+def _choose(driver, css, text, timeout=30):
+    """Selects `text` in the <select> at `css`, again if the widget redrew it meanwhile (its
+    options change as the tasks' states do)."""
+    def chosen():
+        try:
+            select = Select(find_in_outputs(driver, css)[0])
+            select.select_by_visible_text(text)
+            return select.first_selected_option.text == text
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    wait_for(chosen, timeout, f"{text!r} chosen in {css}")
 
 
 def test_the_dashboard_runs_in_a_browser_and_a_killed_worker_shows_dead(tmp_path):
@@ -49,8 +64,7 @@ def test_the_dashboard_runs_in_a_browser_and_a_killed_worker_shows_dead(tmp_path
                      f"{task} in the traffic and placement views")
         wait_for(lambda: _curve_points(driver) > 0, 60, "a curve with points")
 
-        picker = find_in_outputs(driver, ".sandbox-task-picker select")[0]
-        Select(picker).select_by_visible_text("worker:1")
+        _choose(driver, ".sandbox-task-picker select", "worker:1")
         click(driver, ".sandbox-kill")
         wait_for(lambda: _count(driver, "[data-task='worker:1'][data-state='dead']") >= 2, 60,
                  "worker:1 to be marked dead in the traffic and placement views")

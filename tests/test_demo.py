@@ -1,5 +1,6 @@
 """`make demo` (python -m sandbox demo): its progress bar and the whole showcase, end to end on
-full MNIST -- four real local clusters, a summary table, a picture."""
+full MNIST -- four real local clusters, a summary table, the views as pictures, the session
+saved for replay."""
 import io
 import re
 import subprocess
@@ -72,7 +73,18 @@ def test_demo_runs_the_four_clusters_and_draws_them(mnist_dir, tmp_path):
     # the bar ends at its total: 550 steps x (1 + 2 + 3 + 3) workers, never past it
     final = done.stderr.replace("\r", "\n").strip().splitlines()[-1]
     assert "4950/4950" in final, final
-    assert (tmp_path / "async_vs_sync.png").stat().st_size > 10000
+    # the views as pictures, and the whole session for Dashboard.replay
+    for picture in ("curves.png", "placement.png", "traffic.png", "lanes.png"):
+        assert (tmp_path / picture).stat().st_size > 10000, picture
+    from sandbox.widgets.recording import Recording
+    saved = Recording.load(tmp_path / "runs.sandbox.json.gz")
+    assert [saved.label(r) for r in saved.run_ids] == ["async x1", "async x2", "async x3",
+                                                       "sync x3"]
+    assert all(saved.traffic[r].totals_by_kind()["pull"] > 0 for r in saved.run_ids)
+    assert saved.placement[3].to_dict()["counts"]["variables"] >= 5
+    moved = {m.group(1): float(m.group(2)) for m in re.finditer(
+        r"^(async x1|async x2|async x3|sync x3)\s.*\s(\d+)$", done.stdout, re.M)}
+    assert moved["async x1"] > 100 and moved["async x3"] > moved["async x1"]   # MB moved
     assert not child_processes()
     deadline = time.monotonic() + 10
     while _processes_in_session(proc.pid) and time.monotonic() < deadline:

@@ -136,6 +136,25 @@ class Dashboard(w.VBox):
                   (" (Quick mode: 5,000 training examples.)" if self.quick else ""))
         self.children = [w.HTML("<h3>Distributed training on this machine</h3>"), columns,
                          actions, self.status, self.curves, self.traffic, self.placement]
+        self._prepared = threading.Event()
+        self._preparing_error = None
+        threading.Thread(target=self._prepare, daemon=True, name="dashboard-prepare").start()
+
+    def _prepare(self):
+        """Gets done, while the class reads the controls, what a Run would otherwise wait for:
+        the data read and written where the workers map it, the fork server's interpreter
+        started (cluster/fork_server.py) -- so that Run gets to its first step in a second."""
+        try:
+            from ..cluster import fork_server
+            from ..experiments import SharedData
+            fork_server.warm_up(wait=False)
+            mnist = self._data()
+            self._shared = SharedData(mnist)
+            fork_server.warm_up()
+        except Exception as e:             # said when Run is pressed, never lost
+            self._preparing_error = e
+        finally:
+            self._prepared.set()
 
     def _build_attach(self, cluster):
         self.feed = LiveFeed(cluster, interval=self.interval).start()
@@ -230,12 +249,14 @@ class Dashboard(w.VBox):
 
     def _start_run(self, settings):
         try:
-            from ..experiments import Experiment, SharedData
+            from ..experiments import Experiment
             self._end_previous_run()
-            mnist = self._data()
-            if self._shared is None:
-                self._say("Writing the training data where the workers can map it...")
-                self._shared = SharedData(mnist)
+            if not self._prepared.is_set():
+                self._say("Reading the data and preparing the task processes...")
+                self._prepared.wait()
+            if self._preparing_error is not None:
+                raise self._preparing_error
+            mnist = self._mnist
             steps = settings["epochs"] * max(1, mnist.train.num_examples // 100)
             self._say(f"Starting a cluster: {settings['ps']} ps + {settings['workers']} "
                       "worker process(es)...")
@@ -274,7 +295,6 @@ class Dashboard(w.VBox):
         if self._mnist is None:
             from ..examples.tutorials.mnist import input_data
             folder = self._data_dir or os.environ.get("MNIST_DIR") or "data/mnist"
-            self._say(f"Reading MNIST from {folder}...")
             mnist = input_data.read_data_sets(folder, one_hot=True)
             self._mnist = _subset(mnist, QUICK_TRAIN, QUICK_TEST) if self.quick else mnist
         return self._mnist
@@ -370,6 +390,9 @@ class Dashboard(w.VBox):
     def close(self):
         """Stops the run and its cluster, the views and the background threads."""
         self._ticker.stop()
+        prepared = getattr(self, "_prepared", None)
+        if prepared is not None:
+            prepared.wait(60)                  # (its data folder is removed below)
         if self.feed is not None:
             self.feed.close()
         if self.experiment is not None:
