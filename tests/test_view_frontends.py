@@ -22,13 +22,13 @@ import http.server
 import json
 import os
 import pathlib
-import shutil
 import tempfile
 import threading
 
 import pytest
 
 from sandbox.widgets.curves_widget import CurvesWidget
+from sandbox.widgets.front_end import esm
 from sandbox.widgets.placement_widget import PlacementWidget
 from sandbox.widgets.traffic_widget import TrafficWidget
 
@@ -59,7 +59,7 @@ def test_widget_constructs_its_traits_sync_and_its_front_end_is_the_module(cls, 
             assert getattr(widget, name) == default
         esm = widget._esm
         assert esm.strip() and "export default" in esm
-        assert esm == (STATIC / module).read_text()
+        assert esm == (STATIC / "dom.js").read_text() + "\n" + (STATIC / module).read_text()
         assert "data-task" in esm or module == "curves.js"
         widget.state = {"tasks": []}                   # a state is plain JSON
     finally:
@@ -261,8 +261,8 @@ def _chromium():
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     www = tmp_path_factory.mktemp("views-www")
-    for module in ("placement.js", "traffic.js", "curves.js"):
-        shutil.copy(STATIC / module, www / module)
+    for module in ("placement.js", "traffic.js", "curves.js"):      # what anywidget gets
+        (www / module).write_text(esm(module))
     (www / "index.html").write_text(PAGE)
     with _served(www) as url, _chromium() as driver:
         yield Page(driver, url)

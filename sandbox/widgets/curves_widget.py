@@ -16,10 +16,10 @@ It is a pure renderer: `state` is a CurvesModel.to_dict() set by the Python side
     x_axis          "step" (global step) or "time" (seconds since each run started)
     show_reference  show seed 002's table beside the accuracy chart
 """
-import pathlib
-
 import anywidget
 import traitlets
+
+from .front_end import esm
 
 __all__ = ["CurvesWidget"]
 
@@ -27,7 +27,7 @@ __all__ = ["CurvesWidget"]
 class CurvesWidget(anywidget.AnyWidget):
     """Draws a CurvesModel.to_dict() (see the module docstring)."""
 
-    _esm = pathlib.Path(__file__).parent / "static" / "curves.js"
+    _esm = esm("curves.js")
 
     state = traitlets.Dict().tag(sync=True)
     x_axis = traitlets.Unicode("step").tag(sync=True)

@@ -229,12 +229,15 @@ class Dashboard(w.VBox):
     def run(self, **settings):
         """Starts a run with the controls' settings (or these, e.g. run(workers=2)); returns
         at once -- the cluster starts and trains in the background."""
-        for name, value in settings.items():
-            key = {"replicas_to_aggregate": "replicas"}.get(name, name)
+        keys = {name: {"replicas_to_aggregate": "replicas"}.get(name, name)
+                for name in settings}
+        for name, key in keys.items():
             if key not in self.controls:
                 raise ValueError(f"Dashboard.run() has no setting {name!r}; it takes "
                                  f"{', '.join(sorted(self.controls))}.")
-            self.controls[key].value = value
+        # replicas last: a new number of workers resets it
+        for name in sorted(settings, key=lambda n: keys[n] == "replicas"):
+            self.controls[keys[name]].value = settings[name]
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("A run is starting already; wait for it (or press Stop).")
         self.run_button.disabled = True
@@ -248,6 +251,7 @@ class Dashboard(w.VBox):
             self._say(str(e), error=True)
 
     def _start_run(self, settings):
+        run_id = None
         try:
             from ..experiments import Experiment
             self._end_previous_run()
@@ -263,7 +267,8 @@ class Dashboard(w.VBox):
             exp = Experiment(mnist=mnist, shared_data=self._shared, recover=True,
                              linger=True, keep_records=False, eval_examples=QUICK_TEST,
                              eval_every=max(10, steps // 15), **settings)
-            self._run_id = self.curves.add(exp, start=False)
+            run_id = self._run_id = self.curves.add(exp, start=False)
+            self._task_states = {}
             exp.start()
             self.experiment = exp
             self.feed = LiveFeed(exp.cluster, interval=self.interval)
@@ -276,6 +281,9 @@ class Dashboard(w.VBox):
             self._say(f"Training <b>{self.curves.model.runs[self._run_id].label}</b>...")
         except Exception as e:               # said on the dashboard, never lost
             self._say(f"The run could not start: {type(e).__name__}: {e}", error=True)
+            if run_id is not None and self.experiment is None:
+                self.curves.model.finish(run_id, "failed",
+                                         {"error": f"{type(e).__name__}: {e}"})
             self.run_button.disabled = False
         finally:
             self._busy.release()
@@ -315,7 +323,7 @@ class Dashboard(w.VBox):
         if exp is None or not task:
             self._say("No cluster is running: press Run first.", error=True)
             return
-        job, index = task.rsplit(" ", 1)[0].split(":")
+        job, index = task.split(" ", 1)[0].split(":")        # "worker:1 (dead)"
 
         def act():
             try:
@@ -358,8 +366,8 @@ class Dashboard(w.VBox):
                 for option in options:
                     if value and option.split(" ")[0] == value.split(" ")[0]:
                         self.task_picker.value = option
-        if exp is None or self._run_id is None:
-            return
+        if exp is None or self._run_id is None or self._busy.locked():
+            return                               # (nothing yet, or a run is starting)
         run = self.curves.model.runs.get(self._run_id)
         if run is None:
             return

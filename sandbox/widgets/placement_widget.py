@@ -17,10 +17,10 @@ what the user did:
               kept when a new state arrives
     selected  the op the user clicked (its dict, with "task" and "device"), or {}
 """
-import pathlib
-
 import anywidget
 import traitlets
+
+from .front_end import esm
 
 __all__ = ["PlacementWidget"]
 
@@ -28,7 +28,7 @@ __all__ = ["PlacementWidget"]
 class PlacementWidget(anywidget.AnyWidget):
     """Draws a PlacementModel.to_dict() (see the module docstring)."""
 
-    _esm = pathlib.Path(__file__).parent / "static" / "placement.js"
+    _esm = esm("placement.js")
 
     state = traitlets.Dict().tag(sync=True)
     expanded = traitlets.List(traitlets.Unicode()).tag(sync=True)

@@ -22,10 +22,10 @@ static/traffic.js, draws it and sets the controls:
     view_length       how long the lanes are, in seconds (None: about six steps)
     selected_message  the message the user clicked (its dict), or {}
 """
-import pathlib
-
 import anywidget
 import traitlets
+
+from .front_end import esm
 
 __all__ = ["TrafficWidget"]
 
@@ -33,7 +33,7 @@ __all__ = ["TrafficWidget"]
 class TrafficWidget(anywidget.AnyWidget):
     """Draws a TrafficModel.to_dict() (see the module docstring)."""
 
-    _esm = pathlib.Path(__file__).parent / "static" / "traffic.js"
+    _esm = esm("traffic.js")
 
     state = traitlets.Dict().tag(sync=True)
     paused = traitlets.Bool(False).tag(sync=True)

@@ -67,41 +67,11 @@ const CSS = `
   line-height: 1.4; white-space: pre; max-width: 520px; box-shadow: 0 2px 6px rgba(0,0,0,.3); }
 `;
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const EVENT_GLYPHS = { kill: "\u2715", restart: "\u21bb", stop: "\u25a0", pause: "\u275a\u275a",
   resume: "\u25b6" };
 
 // -- small helpers --------------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-function s(tag, attrs, ...children) {
-  return build(document.createElementNS(SVGNS, tag), attrs, children);
-}
-
-function build(node, attrs, children) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.setAttribute("class", value);
-    else if (key === "tip") node.sbxTip = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function niceStep(span, count) {
-  const raw = span / Math.max(1, count);
-  const power = Math.pow(10, Math.floor(Math.log10(raw)));
-  const f = raw / power;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
-}
+// (h, s, fmtBytes, niceStep and tooltips: dom.js, in front of this module)
 
 function fmtTick(v, step) {
   const decimals = Math.max(0, Math.min(6, Math.ceil(-Math.log10(step) - 1e-9)));
@@ -113,14 +83,6 @@ function fmtValue(v) {
   if (Math.abs(v) >= 100) return v.toFixed(0);
   if (Math.abs(v) >= 10) return v.toFixed(1);
   return v.toFixed(Math.abs(v) >= 1 ? 2 : 3);
-}
-
-function fmtBytes(n) {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let i = 0;
-  let v = Number(n);
-  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i += 1; }
-  return (i === 0 ? String(Math.round(v)) : v.toFixed(1)) + "\u202f" + units[i];
 }
 
 /* Ticks of a log axis over [lo, hi]: 1, 2, 5 x 10^k (or every integer multiple when few). */
@@ -148,31 +110,6 @@ function linearTicks(lo, hi) {
 
 function fmtLogTick(v) {
   return v >= 1 ? String(Math.round(v * 100) / 100) : String(Number(v.toPrecision(2)));
-}
-
-// -- tooltips that survive redraws ------------------------------------------------------------
-
-function tooltips(root) {
-  const tip = h("div", { class: "sbx-tip" });
-  root.append(tip);
-  let mouse = null;
-  function show() {
-    let node = mouse && document.elementFromPoint(mouse.x, mouse.y);
-    while (node && node !== root && node.sbxTip === undefined) node = node.parentNode;
-    const text = node && node !== root ? (typeof node.sbxTip === "function" ? node.sbxTip(mouse) : node.sbxTip)
-      : null;
-    if (!text) { tip.style.display = "none"; return; }
-    tip.textContent = text;
-    tip.style.display = "block";
-    const box = root.getBoundingClientRect();
-    let x = mouse.x - box.left + 14;
-    if (x + tip.offsetWidth > root.clientWidth) x = Math.max(0, mouse.x - box.left - tip.offsetWidth - 10);
-    tip.style.left = `${x}px`;
-    tip.style.top = `${mouse.y - box.top + 16}px`;
-  }
-  root.addEventListener("mousemove", (e) => { mouse = { x: e.clientX, y: e.clientY }; show(); });
-  root.addEventListener("mouseleave", () => { mouse = null; tip.style.display = "none"; });
-  return { refresh: () => { if (mouse) show(); } };
 }
 
 // -- one chart ------------------------------------------------------------------------------------

@@ -130,32 +130,7 @@ const KIND_GLYPHS = {
 const KIND_ORDER = Object.keys(KIND_GLYPHS);
 
 // -- small helpers --------------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "style") node.style.cssText = value;
-    else if (key === "tip") node.sbxTip = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function fmtBytes(n) {
-  if (n === null || n === undefined) return "?";
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let i = 0;
-  let v = Number(n);
-  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i += 1; }
-  return (i === 0 ? String(Math.round(v)) : v.toFixed(1)) + "\u202f" + units[i];
-}
+// (h, s, fmtBytes, niceStep and tooltips: dom.js, in front of this module)
 
 function fmtShape(shape) {
   if (shape === null || shape === undefined) return "unknown shape";
@@ -196,34 +171,7 @@ function opTip(op, task, device) {
     .join("\n");
 }
 
-// -- tooltips and scroll positions that survive redraws ------------------------------------
-
-function tooltips(root) {
-  const tip = h("div", { class: "sbx-tip" });
-  root.append(tip);
-  let mouse = null;
-  function place() {
-    const box = root.getBoundingClientRect();
-    let x = mouse.x - box.left + 14;
-    const y = mouse.y - box.top + 16;
-    const width = tip.offsetWidth;
-    if (x + width > root.clientWidth) x = Math.max(0, mouse.x - box.left - width - 10);
-    tip.style.left = `${x}px`;
-    tip.style.top = `${y}px`;
-  }
-  function show() {
-    let node = mouse && document.elementFromPoint(mouse.x, mouse.y);
-    while (node && node !== root && node.sbxTip === undefined) node = node.parentNode;
-    const text = node && node !== root ? node.sbxTip : null;
-    if (!text) { tip.style.display = "none"; return; }
-    tip.textContent = typeof text === "function" ? text() : text;
-    tip.style.display = "block";
-    place();
-  }
-  root.addEventListener("mousemove", (e) => { mouse = { x: e.clientX, y: e.clientY }; show(); });
-  root.addEventListener("mouseleave", () => { mouse = null; tip.style.display = "none"; });
-  return { tip, refresh: () => { if (mouse) show(); } };
-}
+// -- scroll positions that survive redraws ------------------------------------
 
 function keepScroll(container, redraw) {
   const saved = {};

@@ -75,43 +75,11 @@ const CSS = `
   line-height: 1.4; white-space: pre; max-width: 560px; box-shadow: 0 2px 6px rgba(0,0,0,.3); }
 `;
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const JOB_ORDER = ["chief", "ps", "worker", "evaluator"];
 let instances = 0;
 
 // -- small helpers --------------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-function s(tag, attrs, ...children) {
-  return build(document.createElementNS(SVGNS, tag), attrs, children);
-}
-
-function build(node, attrs, children) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.setAttribute("class", value);
-    else if (key === "tip") node.sbxTip = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function fmtBytes(n) {
-  if (n === null || n === undefined) return "?";
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let i = 0;
-  let v = Number(n);
-  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i += 1; }
-  return (i === 0 ? String(Math.round(v)) : v.toFixed(1)) + "\u202f" + units[i];
-}
+// (h, s, fmtBytes, niceStep and tooltips: dom.js, in front of this module)
 
 const fmtRate = (bps) => fmtBytes(bps) + "/s";
 
@@ -127,13 +95,6 @@ function fmtDuration(seconds) {
   if (seconds >= 1) return `${seconds.toFixed(2)} s`;
   if (seconds >= 0.01) return `${(seconds * 1000).toFixed(0)} ms`;
   return `${(seconds * 1000).toFixed(seconds >= 0.001 ? 1 : 2)} ms`;
-}
-
-function niceStep(span, count) {
-  const raw = span / Math.max(1, count);
-  const power = Math.pow(10, Math.floor(Math.log10(raw)));
-  const f = raw / power;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
 }
 
 function jobRank(job) {
@@ -178,30 +139,6 @@ function arrowShape(x1, y1, x2, y2, color, width, head, attrs) {
       fill: color, class: "sbx-head", ...(attrs && attrs["stroke-opacity"] ?
         { "fill-opacity": attrs["stroke-opacity"] } : {}) }),
   ];
-}
-
-// -- tooltips that survive redraws ------------------------------------------------------------
-
-function tooltips(root) {
-  const tip = h("div", { class: "sbx-tip" });
-  root.append(tip);
-  let mouse = null;
-  function show() {
-    let node = mouse && document.elementFromPoint(mouse.x, mouse.y);
-    while (node && node !== root && node.sbxTip === undefined) node = node.parentNode;
-    const text = node && node !== root ? node.sbxTip : null;
-    if (!text) { tip.style.display = "none"; return; }
-    tip.textContent = typeof text === "function" ? text() : text;
-    tip.style.display = "block";
-    const box = root.getBoundingClientRect();
-    let x = mouse.x - box.left + 14;
-    if (x + tip.offsetWidth > root.clientWidth) x = Math.max(0, mouse.x - box.left - tip.offsetWidth - 10);
-    tip.style.left = `${x}px`;
-    tip.style.top = `${mouse.y - box.top + 16}px`;
-  }
-  root.addEventListener("mousemove", (e) => { mouse = { x: e.clientX, y: e.clientY }; show(); });
-  root.addEventListener("mouseleave", () => { mouse = null; tip.style.display = "none"; });
-  return { refresh: () => { if (mouse) show(); } };
 }
 
 // -- (a) the arrows -----------------------------------------------------------------------------
