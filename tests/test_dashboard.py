@@ -216,3 +216,25 @@ def test_placement_view_of_a_cluster_follows_a_new_graph_over_more_ps_tasks():
             assert "c1" in names_on(view.state, "ps:0")
         finally:
             view.close()
+
+
+def test_dashboard_settings_reach_the_cluster_and_label_the_run(small_mnist):
+    """A sync run with a backup worker, a straggler and a slow network: the label says so,
+    the tasks' knobs are set, and the traffic view shows the delays the sandbox added."""
+    dash = Dashboard(mnist=small_mnist, interval=0.1)
+    try:
+        dash.run(mode="sync", workers=3, replicas_to_aggregate=2, straggler_ms=20,
+                 latency_ms=1.0, bandwidth=100, epochs=5)
+        _wait_for(lambda: dash.feed is not None and dash.curves.state["runs"] and
+                  dash.curves.state["runs"][0]["records"] > 20, what="the run to train")
+        assert dash.curves.state["runs"][0]["label"] == \
+            "sync x3 (2 of 3), straggler 20 ms, link 1 ms 100 Mbit/s"
+        cluster = dash.experiment.cluster
+        assert cluster.knobs("worker", 2)["step_delay"] == pytest.approx(0.02)
+        assert cluster.knobs("ps", 0)["links"]["*"] == pytest.approx([0.001, 100e6 / 8])
+        kinds = lambda: {s.kind for s in dash.feed.traffic.spans}           # noqa: E731
+        _wait_for(lambda: {"straggle", "link_delay"} <= kinds(),
+                  what="straggler and slow-link spans in the traffic")
+        assert dash.experiment.replicas_to_aggregate == 2
+    finally:
+        dash.close()

@@ -31,8 +31,8 @@ from .traffic_view import TrafficView
 __all__ = ["Dashboard"]
 
 QUICK_TRAIN, QUICK_TEST = 5000, 2000        # examples used in SANDBOX_QUICK=1 mode
-_BANDWIDTHS = [("unlimited", None), ("1000 Mbit/s", 1000), ("100 Mbit/s", 100),
-               ("10 Mbit/s", 10)]
+_BANDWIDTHS = [("unlimited", 0), ("1000 Mbit/s", 1000), ("100 Mbit/s", 100),
+               ("10 Mbit/s", 10)]             # 0: no limit
 
 
 def _slider(cls, description, **kwargs):
@@ -100,7 +100,7 @@ class Dashboard(w.VBox):
                                     min=0.0, max=200.0, step=5.0),
             "latency_ms": _slider(w.FloatSlider, "link latency (ms)", value=0.0, min=0.0,
                                   max=20.0, step=0.5),
-            "bandwidth": w.Dropdown(options=_BANDWIDTHS, value=None,
+            "bandwidth": w.Dropdown(options=_BANDWIDTHS, value=0,
                                     description="link bandwidth",
                                     style={"description_width": "150px"},
                                     layout=w.Layout(width="340px")),
@@ -126,12 +126,13 @@ class Dashboard(w.VBox):
         self.save_button = self._button("Save", "", "save", self._on_save, "save")
         self.traffic = TrafficView(None)
         self.placement = PlacementView(None)
+        wrap = w.Layout(flex_flow="row wrap")         # narrow pages: rows wrap, no scrolling
         columns = w.HBox([w.VBox([c["ps"], c["workers"], c["mode"], c["replicas"]]),
                           w.VBox([c["straggler_ms"], c["latency_ms"], c["bandwidth"]]),
-                          w.VBox([c["learning_rate"], c["epochs"]])])
+                          w.VBox([c["learning_rate"], c["epochs"]])], layout=wrap)
         actions = w.HBox([self.run_button, self.stop_button, self.task_picker,
                           self.kill_button, self.restart_button, self.save_path,
-                          self.save_button])
+                          self.save_button], layout=wrap)
         self._say("Choose a cluster and a way to train, then press <b>Run</b>." +
                   (" (Quick mode: 5,000 training examples.)" if self.quick else ""))
         self.children = [w.HTML("<h3>Distributed training on this machine</h3>"), columns,
@@ -219,7 +220,7 @@ class Dashboard(w.VBox):
         network = None
         if c["latency_ms"].value > 0 or c["bandwidth"].value:
             network = {"latency_ms": c["latency_ms"].value,
-                       "bandwidth_mbps": c["bandwidth"].value}
+                       "bandwidth_mbps": c["bandwidth"].value or None}
         return {"mode": mode, "workers": workers, "ps": c["ps"].value,
                 "replicas_to_aggregate": c["replicas"].value if mode == "sync" else None,
                 "stragglers": stragglers, "network": network,
