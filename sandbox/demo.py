@@ -173,8 +173,8 @@ def draw(recording, out_dir):
     runs = [r for r in recording.run_ids if r in recording.traffic]
     labels = {r: recording.label(r) for r in runs}
     arrows = {labels[r]: _whole_run(recording.traffic[r]) for r in runs}
-    lanes = {labels[r]: recording.traffic[r].to_dict(end=_middle(recording.traffic[r]),
-                                                     live=False) for r in runs}
+    lanes = {labels[r]: recording.traffic[r].to_dict(
+        end=recording.traffic[r].moment_to_show(), live=False) for r in runs}
     colors = {labels[r]: recording.curves.runs[r].color for r in runs}
     last = runs[-1]
     placement = recording.placement[last].to_dict()
@@ -191,16 +191,6 @@ def draw(recording, out_dir):
 def _whole_run(traffic):
     """The traffic state at the end of a run, its rates averaged over the whole run."""
     return traffic.to_dict(live=False, window=max(traffic.end - traffic.start, 1e-3))
-
-
-def _middle(traffic):
-    """A moment in the middle of a run whose records were read on every lane: the end of
-    the ps's covered stretch nearest the run's midpoint."""
-    middle = (traffic.start + traffic.end) / 2
-    ps = [t for t in traffic.tasks if "/job:ps/" in t]
-    spans = list(traffic.coverage.get(ps[0], ())) if ps else []
-    ends = [b for a, b in spans if b - a > 0]
-    return min(ends, key=lambda b: abs(b - middle)) if ends else middle
 
 
 if __name__ == "__main__":

@@ -153,6 +153,7 @@ def test_dashboard_runs_kills_restarts_saves_and_replays(small_mnist, tmp_path):
         assert [e["kind"] for e in replay.curves.state["runs"][0]["events"]][:2] == \
             ["kill", "restart"]
         assert replay.traffic.paused and replay.traffic.state["arrows"]
+        assert replay.traffic.state["lanes"]["messages"]        # it opens mid-run, busy
         assert replay.placement.state["counts"]["variables"] >= 5
     finally:
         replay.close()

@@ -59,7 +59,7 @@ class Dashboard(w.VBox):
         self._run_id = None
         self._busy = threading.Lock()
         self._task_states = {}
-        self.status = w.HTML(layout=w.Layout(width="100%"))
+        self.status = w.HTML(layout=w.Layout(width="calc(100% - 8px)"))   # (its margins)
         self.status.add_class("sandbox-dashboard-status")
         self.curves = CurvesView(self.recording.curves) if recording is None else \
             CurvesView(recording)

@@ -295,6 +295,15 @@ class TrafficModel:
                 out[kind] += values[2 * index]
         return out
 
+    def moment_to_show(self):
+        """A moment worth showing when nothing says which (a replay, a picture): the end of
+        the first lane's read stretch nearest the middle of the history -- there, every lane
+        was read and the run was in full swing."""
+        middle = (self.start + self.end) / 2
+        spans = list(self.coverage.get(self.tasks[0], ())) if self.tasks else []
+        ends = [b for a, b in spans if b - a > 0]
+        return min(ends, key=lambda b: abs(b - middle)) if ends else middle
+
     def step_seconds(self):
         """The median time a master took for one step (its RunStep spans), or None."""
         durations = [s.t1 - s.t0 for s in list(self.spans)[-400:] if s.kind == "RunStep"]

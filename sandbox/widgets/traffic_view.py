@@ -41,6 +41,7 @@ class TrafficView(TrafficWidget):
         elif isinstance(source, Recording):
             self._model = source.traffic[source.find_run(run)]
             self._lock = None
+            self.view_end = self._model.moment_to_show()     # mid-run, not its idle end
             self.paused = True
         else:
             if isinstance(source, LiveFeed):
