@@ -239,3 +239,12 @@ def test_dashboard_settings_reach_the_cluster_and_label_the_run(small_mnist):
         assert dash.experiment.replicas_to_aggregate == 2
     finally:
         dash.close()
+
+
+def test_views_say_what_they_show_when_given_something_else():
+    with pytest.raises(TypeError, match="TrafficView shows a cluster.*got int 42"):
+        TrafficView(42)
+    with pytest.raises(TypeError, match=r"PlacementView shows \(graph, session\).*got str"):
+        PlacementView("nonsense")
+    with pytest.raises(TypeError, match="CurvesView draws the runs of .*Experiment.*got int"):
+        CurvesView(3)

@@ -75,6 +75,11 @@ class ClusterWatch:
 
     def __init__(self, cluster, secret=None, trace_limit=200, timeout=1.0):
         spec = getattr(cluster, "cluster_spec", cluster)
+        if not isinstance(spec, (ClusterSpec, dict)):
+            raise TypeError(f"A cluster to watch is a LocalCluster, attach(cluster_spec, "
+                            f"secret) for tasks started elsewhere, or a ClusterSpec (or its "
+                            f"dict) with its secret; got {type(cluster).__name__} "
+                            f"{cluster!r:.60}.")
         self.cluster_spec = spec if isinstance(spec, ClusterSpec) else ClusterSpec(spec)
         self.local_cluster = cluster if hasattr(cluster, "is_alive") else None
         self.trace_limit = trace_limit

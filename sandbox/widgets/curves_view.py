@@ -45,6 +45,10 @@ class CurvesView(CurvesWidget):
     def add(self, exp, label=None, start=True):
         """Overlays Experiment `exp` (started now if it was not and `start`); returns its
         run id."""
+        if not all(hasattr(exp, name) for name in ("subscribe", "on_event", "config")):
+            raise TypeError(f"CurvesView draws the runs of sandbox.experiments.Experiment "
+                            f"(or a CurvesModel, or a Recording); got {type(exp).__name__} "
+                            f"{exp!r:.60}.")
         with self._lock:
             run_id = len(self.model.runs)
             self.model.add_run(run_id, exp.config(), label=label)
@@ -90,5 +94,7 @@ class CurvesView(CurvesWidget):
         return draw_curves(self.state, x_axis=x_axis)
 
     def close(self):
-        self._ticker.stop()
+        ticker = getattr(self, "_ticker", None)     # (None if __init__ failed)
+        if ticker is not None:
+            ticker.stop()
         super().close()

@@ -50,8 +50,12 @@ class PlacementView(PlacementWidget):
             if isinstance(source, LiveFeed):
                 self._feed, self._own_feed = source, False
             else:
-                self._feed = LiveFeed(source, interval=interval, placement_every=interval,
-                                      graph=graph)
+                try:
+                    self._feed = LiveFeed(source, interval=interval,
+                                          placement_every=interval, graph=graph)
+                except TypeError as e:
+                    raise TypeError(f"PlacementView shows (graph, session), (graph, cluster), "
+                                    f"a cluster, a LiveFeed or a Recording. {e}") from None
                 self._own_feed = True
             self._model, self._lock = self._feed.placement, self._feed.lock
             self._feed.add_listener(self._on_feed)
@@ -93,6 +97,8 @@ class PlacementView(PlacementWidget):
         return draw_placement(self.state)
 
     def _detach(self):
+        if not hasattr(self, "_feed"):               # (__init__ failed before it was set)
+            return
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None

@@ -47,7 +47,11 @@ class TrafficView(TrafficWidget):
             if isinstance(source, LiveFeed):
                 self._feed, self._own_feed = source, False
             else:
-                self._feed, self._own_feed = LiveFeed(source, interval=interval), True
+                try:
+                    self._feed, self._own_feed = LiveFeed(source, interval=interval), True
+                except TypeError as e:
+                    raise TypeError(f"TrafficView shows a cluster, a LiveFeed or a Recording. "
+                                    f"{e}") from None
             self._model, self._lock = self._feed.traffic, self._feed.lock
             self._feed.add_listener(self._on_feed)
             if self._own_feed:
@@ -89,6 +93,8 @@ class TrafficView(TrafficWidget):
         return draw_traffic_and_lanes(self.state)
 
     def _detach(self):
+        if not hasattr(self, "_feed"):               # (__init__ failed before it was set)
+            return
         if self._feed is not None:
             self._feed.remove_listener(self._on_feed)
             if self._own_feed:
