@@ -248,3 +248,17 @@ def test_views_say_what_they_show_when_given_something_else():
         PlacementView("nonsense")
     with pytest.raises(TypeError, match="CurvesView draws the runs of .*Experiment.*got int"):
         CurvesView(3)
+
+
+def test_a_paused_traffic_view_shown_a_new_cluster_follows_it_live():
+    with LocalCluster({"worker": 1}) as first, LocalCluster({"ps": 1, "worker": 1}) as second:
+        view = TrafficView(first, interval=0.05)
+        try:
+            view.paused = True
+            assert view.view_end is not None
+            view.show(second, interval=0.05)
+            assert view.paused is False and view.view_end is None
+            _wait_for(lambda: [t["short"] for t in view.state["tasks"]] == ["ps:0", "worker:0"]
+                      and view.state["live"], what="the new cluster, live")
+        finally:
+            view.close()

@@ -282,7 +282,7 @@ def test_coverage_marks_what_the_watcher_could_not_read():
         [[-0.1, 0.2], [0.35, 0.39]]
 
 
-# -- curves -----------------------------------------------------------------------------------------
+# -- curves --------------------------------------------------------------------------------------
 def _records(n, worker=0, start_step=0, t0=0.0, dt=0.001, eval_every=100):
     return [{"worker": worker, "global_step": start_step + i + 1, "step": i + 1,
              "time": t0 + i * dt, "loss": 2.0 / (1 + i), "stale_dropped": None,

@@ -29,34 +29,45 @@ class TrafficView(TrafficWidget):
         self._own_feed = False
         self._model = None
         self._lock = None
+        self._showing = False
         self.observe(self._controls_changed, names=["paused", "view_end", "view_length"])
         self.show(source, run=run, interval=interval)
 
     # -- what it shows --------------------------------------------------------------------
     def show(self, source, run=None, interval=INTERVAL):
-        """Shows another cluster, feed or recording (None: nothing yet)."""
+        """Shows another cluster, feed or recording (None: nothing yet): a recording paused
+        in the middle of its run, a cluster live."""
         self._detach()
-        if source is None:
-            self._model, self._lock = TrafficModel([]), None
-        elif isinstance(source, Recording):
-            self._model = source.traffic[source.find_run(run)]
-            self._lock = None
-            self.view_end = self._model.moment_to_show()     # mid-run, not its idle end
-            self.paused = True
-        else:
-            if isinstance(source, LiveFeed):
-                self._feed, self._own_feed = source, False
+        self._showing = True                      # (the controls set below redraw nothing)
+        try:
+            if source is None:
+                self._model, self._lock = TrafficModel([]), None
+            elif isinstance(source, Recording):
+                self._model = source.traffic[source.find_run(run)]
+                self._lock = None
+                self.view_end = self._model.moment_to_show()     # mid-run, not its idle end
+                self.paused = True
             else:
-                try:
-                    self._feed, self._own_feed = LiveFeed(source, interval=interval), True
-                except TypeError as e:
-                    raise TypeError(f"TrafficView shows a cluster, a LiveFeed or a Recording. "
-                                    f"{e}") from None
-            self._model, self._lock = self._feed.traffic, self._feed.lock
-            self._feed.add_listener(self._on_feed)
-            if self._own_feed:
-                self._feed.start()
+                self.paused, self.view_end = False, None
+                self._follow(source, interval)
+        finally:
+            self._showing = False
         self.refresh()
+
+    def _follow(self, source, interval):
+        """Reads a cluster live: through a LiveFeed given, or one of this view's own."""
+        if isinstance(source, LiveFeed):
+            self._feed, self._own_feed = source, False
+        else:
+            try:
+                self._feed, self._own_feed = LiveFeed(source, interval=interval), True
+            except TypeError as e:
+                raise TypeError(f"TrafficView shows a cluster, a LiveFeed or a Recording. "
+                                f"{e}") from None
+        self._model, self._lock = self._feed.traffic, self._feed.lock
+        self._feed.add_listener(self._on_feed)
+        if self._own_feed:
+            self._feed.start()
 
     @property
     def model(self):
@@ -78,6 +89,8 @@ class TrafficView(TrafficWidget):
             self.refresh()
 
     def _controls_changed(self, change):
+        if self._showing:
+            return
         if change["name"] == "paused" and change["new"] and self.view_end is None:
             self.view_end = self._model.end       # freeze where it is
             return                                # (which refreshes)
