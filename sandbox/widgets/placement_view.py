@@ -14,6 +14,7 @@ It redraws when the placement changes: a new graph, more ps tasks, a task that d
 """
 from ..framework.graph import Graph
 from .feed import LiveFeed, Ticker
+from .feed_binding import FeedBinding
 from .placement_model import PlacementModel
 from .placement_widget import PlacementWidget
 from .recording import Recording
@@ -21,22 +22,18 @@ from .recording import Recording
 __all__ = ["PlacementView"]
 
 
-class PlacementView(PlacementWidget):
+class PlacementView(FeedBinding, PlacementWidget):
     """See the module docstring."""
 
     def __init__(self, graph_or_source, source=None, run=None, interval=0.5, **kwargs):
         super().__init__(**kwargs)
-        self._feed = None
-        self._own_feed = False
         self._ticker = None
-        self._lock = None
         self._model = None
         self.show(graph_or_source, source, run=run, interval=interval)
 
     def show(self, graph_or_source, source=None, run=None, interval=0.5):
         """Shows another graph, session, cluster, feed or recording (None: nothing yet)."""
-        self._detach()
-        self._lock = None
+        self._stop_following()
         graph = graph_or_source if isinstance(graph_or_source, Graph) else None
         source = source if graph is not None else graph_or_source
         if source is None:
@@ -47,23 +44,23 @@ class PlacementView(PlacementWidget):
                 hasattr(source, "list_devices"):                   # a Session
             self._show_session(graph, source, interval)
         else:
-            if isinstance(source, LiveFeed):
-                self._feed, self._own_feed = source, False
-            else:
-                try:
-                    self._feed = LiveFeed(source, interval=interval,
-                                          placement_every=interval, graph=graph)
-                except TypeError as e:
-                    raise TypeError(f"PlacementView shows (graph, session), (graph, cluster), "
-                                    f"a cluster, a LiveFeed or a Recording. {e}") from None
-                self._own_feed = True
-            self._model, self._lock = self._feed.placement, self._feed.lock
-            self._feed.add_listener(self._on_feed)
-            if self._own_feed:
-                self._feed.start()
-            else:
-                self._feed.read_placement()
+            self._follow(source, graph, interval)
         self.refresh()
+
+    def _follow(self, source, graph, interval):
+        """Reads a cluster live: through a LiveFeed given, or one of this view's own."""
+        if isinstance(source, LiveFeed):
+            feed, own = source, False
+            feed.read_placement()                  # (now, not at the feed's next turn)
+        else:
+            try:
+                feed, own = LiveFeed(source, interval=interval, placement_every=interval,
+                                     graph=graph), True
+            except TypeError as e:
+                raise TypeError(f"PlacementView shows (graph, session), (graph, cluster), "
+                                f"a cluster, a LiveFeed or a Recording. {e}") from None
+        self._model = feed.placement
+        self._bind(feed, own)
 
     def _show_session(self, graph, session, interval):
         self._model = PlacementModel.from_session(graph, session)
@@ -82,10 +79,7 @@ class PlacementView(PlacementWidget):
         return self._model
 
     def refresh(self):
-        if self._lock is None:
-            self.state = self._model.to_dict()
-            return
-        with self._lock:
+        with self._reading():
             self.state = self._model.to_dict()
 
     def _on_feed(self, feed):
@@ -96,18 +90,12 @@ class PlacementView(PlacementWidget):
         from .pictures import draw_placement
         return draw_placement(self.state)
 
-    def _detach(self):
-        if not hasattr(self, "_feed"):               # (__init__ failed before it was set)
-            return
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        if self._feed is not None:
-            self._feed.remove_listener(self._on_feed)
-            if self._own_feed:
-                self._feed.close()
-            self._feed = None
+    def _stop_following(self):
+        ticker, self._ticker = getattr(self, "_ticker", None), None
+        if ticker is not None:
+            ticker.stop()
+        self._unbind()
 
     def close(self):
-        self._detach()
+        self._stop_following()
         super().close()

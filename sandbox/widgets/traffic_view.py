@@ -12,6 +12,7 @@ latency. TensorFlow has no such view of its own: what it moves is exactly what t
 tasks trace.
 """
 from .feed import INTERVAL, LiveFeed
+from .feed_binding import FeedBinding
 from .recording import Recording
 from .traffic_model import TrafficModel
 from .traffic_widget import TrafficWidget
@@ -19,16 +20,13 @@ from .traffic_widget import TrafficWidget
 __all__ = ["TrafficView"]
 
 
-class TrafficView(TrafficWidget):
+class TrafficView(FeedBinding, TrafficWidget):
     """See the module docstring. `source`: a cluster, a LiveFeed (shared with other
     views), or a Recording (then `run` picks one of its runs)."""
 
     def __init__(self, source, run=None, interval=INTERVAL, **kwargs):
         super().__init__(**kwargs)
-        self._feed = None
-        self._own_feed = False
         self._model = None
-        self._lock = None
         self._showing = False
         self.observe(self._controls_changed, names=["paused", "view_end", "view_length"])
         self.show(source, run=run, interval=interval)
@@ -37,14 +35,13 @@ class TrafficView(TrafficWidget):
     def show(self, source, run=None, interval=INTERVAL):
         """Shows another cluster, feed or recording (None: nothing yet): a recording paused
         in the middle of its run, a cluster live."""
-        self._detach()
+        self._unbind()
         self._showing = True                      # (the controls set below redraw nothing)
         try:
             if source is None:
-                self._model, self._lock = TrafficModel([]), None
+                self._model = TrafficModel([])
             elif isinstance(source, Recording):
                 self._model = source.traffic[source.find_run(run)]
-                self._lock = None
                 self.view_end = self._model.moment_to_show()     # mid-run, not its idle end
                 self.paused = True
             else:
@@ -57,17 +54,15 @@ class TrafficView(TrafficWidget):
     def _follow(self, source, interval):
         """Reads a cluster live: through a LiveFeed given, or one of this view's own."""
         if isinstance(source, LiveFeed):
-            self._feed, self._own_feed = source, False
+            feed, own = source, False
         else:
             try:
-                self._feed, self._own_feed = LiveFeed(source, interval=interval), True
+                feed, own = LiveFeed(source, interval=interval), True
             except TypeError as e:
                 raise TypeError(f"TrafficView shows a cluster, a LiveFeed or a Recording. "
                                 f"{e}") from None
-        self._model, self._lock = self._feed.traffic, self._feed.lock
-        self._feed.add_listener(self._on_feed)
-        if self._own_feed:
-            self._feed.start()
+        self._model = feed.traffic
+        self._bind(feed, own)
 
     @property
     def model(self):
@@ -76,11 +71,7 @@ class TrafficView(TrafficWidget):
     def refresh(self):
         """Draws the model's state now (the feed calls it after every look)."""
         live = not self.paused
-        if self._lock is None:
-            self.state = self._model.to_dict(end=self.view_end, length=self.view_length,
-                                             live=live)
-            return
-        with self._lock:
+        with self._reading():
             self.state = self._model.to_dict(end=None if live else self.view_end,
                                               length=self.view_length, live=live)
 
@@ -105,16 +96,7 @@ class TrafficView(TrafficWidget):
         from .pictures import draw_traffic_and_lanes
         return draw_traffic_and_lanes(self.state)
 
-    def _detach(self):
-        if not hasattr(self, "_feed"):               # (__init__ failed before it was set)
-            return
-        if self._feed is not None:
-            self._feed.remove_listener(self._on_feed)
-            if self._own_feed:
-                self._feed.close()
-        self._feed = None
-
     def close(self):
         """Stops reading the cluster (a feed this view started is closed)."""
-        self._detach()
+        self._unbind()
         super().close()
