@@ -273,7 +273,6 @@ function render({ model, el }) {
   const body = h("div", {});
   root.append(controls, body);
   const tips = tooltips(root);
-  let frame = 0;
   let width = 0;
 
   function setAxis(axis) {
@@ -357,21 +356,11 @@ function render({ model, el }) {
     tips.refresh();
   }
 
-  function schedule() {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
-  }
-
-  const events = ["change:state", "change:x_axis", "change:show_reference"];
-  events.forEach((e) => model.on(e, schedule));
-  const resize = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    if (Math.max(480, Math.floor(root.clientWidth - 20)) !== width) schedule();
-  });
-  if (resize) resize.observe(root);
-  draw();
+  const redraw = redrawing(model, ["change:state", "change:x_axis", "change:show_reference"],
+    draw, root, () => Math.max(480, Math.floor(root.clientWidth - 20)) !== width);
+  function schedule() { redraw.schedule(); }
   return () => {
-    events.forEach((e) => model.off(e, schedule));
-    if (resize) resize.disconnect();
-    if (frame) cancelAnimationFrame(frame);
+    redraw.stop();
     root.remove();
   };
 }

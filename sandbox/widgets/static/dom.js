@@ -13,6 +13,11 @@ step -- so sandbox/widgets/front_end.py puts this file in front of each view's o
   niceStep(span, count)        a 1, 2 or 5 x 10^k step that cuts `span` into about `count`
   tooltips(root)               one tooltip element for every node under root with a "tip";
                                returns {tip, refresh}: call refresh() after a redraw
+  redrawing(model, events, draw, root, widthChanged)
+                               draw() now and, at most once per animation frame, whenever
+                               one of the model's `events` fires, schedule() is called, or
+                               root's size changes so that widthChanged() is true; returns
+                               {schedule, stop}: stop() undoes all of it
 */
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -79,4 +84,24 @@ function tooltips(root) {
   root.addEventListener("mousemove", (e) => { mouse = { x: e.clientX, y: e.clientY }; show(); });
   root.addEventListener("mouseleave", () => { mouse = null; tip.style.display = "none"; });
   return { tip, refresh: () => { if (mouse) show(); } };
+}
+
+function redrawing(model, events, draw, root, widthChanged) {
+  let frame = 0;
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
+  };
+  events.forEach((e) => model.on(e, schedule));
+  const resize = widthChanged && typeof ResizeObserver !== "undefined"
+    ? new ResizeObserver(() => { if (widthChanged()) schedule(); }) : null;
+  if (resize) resize.observe(root);
+  draw();
+  return {
+    schedule,
+    stop() {
+      events.forEach((e) => model.off(e, schedule));
+      if (resize) resize.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    },
+  };
 }

@@ -194,7 +194,6 @@ function render({ model, el }) {
   el.append(root);
   const tips = tooltips(root);
   const ui = { unplacedOpen: false };
-  let frame = 0;
 
   const groupKey = (task, device, group) => `${task.short}|${device.name}|${group.scope}`;
 
@@ -389,16 +388,11 @@ function render({ model, el }) {
     tips.refresh();
   }
 
-  function schedule() {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
-  }
-
-  const events = ["change:state", "change:expanded", "change:selected"];
-  events.forEach((e) => model.on(e, schedule));
-  draw();
+  const redraw = redrawing(model, ["change:state", "change:expanded", "change:selected"],
+    draw, root);
+  function schedule() { redraw.schedule(); }
   return () => {
-    events.forEach((e) => model.off(e, schedule));
-    if (frame) cancelAnimationFrame(frame);
+    redraw.stop();
     root.remove();
   };
 }

@@ -567,7 +567,6 @@ function render({ model, el }) {
   let dragging = false;
   let lastSent = 0;
   let trailing = null;
-  let frame = 0;
   let width = 0;
 
   pause.addEventListener("click", () => {
@@ -731,22 +730,12 @@ function render({ model, el }) {
     tips.refresh();
   }
 
-  function schedule() {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
-  }
-
-  const events = ["change:state", "change:selected_message", "change:paused", "change:view_end",
-    "change:view_length"];
-  events.forEach((e) => model.on(e, schedule));
-  const resize = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    if (Math.max(560, Math.floor(root.clientWidth - 30)) !== width) schedule();
-  });
-  if (resize) resize.observe(root);
-  draw();
+  const redraw = redrawing(model, ["change:state", "change:selected_message", "change:paused",
+    "change:view_end", "change:view_length"], draw, root,
+  () => Math.max(560, Math.floor(root.clientWidth - 30)) !== width);
+  function schedule() { redraw.schedule(); }
   return () => {
-    events.forEach((e) => model.off(e, schedule));
-    if (resize) resize.disconnect();
-    if (frame) cancelAnimationFrame(frame);
+    redraw.stop();
     if (trailing) clearTimeout(trailing);
     window.removeEventListener("pointerup", released);
     root.remove();
