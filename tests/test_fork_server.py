@@ -41,8 +41,7 @@ def task_facts(server, report, should_stop):
     threads, and the environment it got."""
     import os
     from threadpoolctl import threadpool_info
-    from sandbox.runtime import spin_wait
-    return {"pid": os.getpid(), "parent": os.getppid(), "spin": spin_wait.SPIN_SECONDS,
+    return {"pid": os.getpid(), "parent": os.getppid(),
             "blas": [lib["num_threads"] for lib in threadpool_info()
                      if lib["user_api"] == "blas"],
             "mark": os.environ.get("SANDBOX_TEST_MARK"), "cwd": os.getcwd()}
@@ -73,7 +72,6 @@ def test_tasks_are_processes_forked_from_the_server_and_serve(no_thread_env, mon
     server = fork_server.warm_up()
     assert server != os.getpid() and parent_of(server) == os.getpid()
     monkeypatch.setenv("SANDBOX_TEST_MARK", "set after the server started")
-    monkeypatch.setenv("SANDBOX_SPIN_US", "0")          # read when spin_wait is imported
     with LocalCluster({"ps": 1, "worker": 2}) as cluster:
         assert cluster.start_method == "forkserver"
         pids = set(cluster.pids.values())
@@ -84,7 +82,7 @@ def test_tasks_are_processes_forked_from_the_server_and_serve(no_thread_env, mon
         facts = cluster.run_in_task("worker", 1, task_facts).result(30)
         assert facts["pid"] == cluster.pid("worker", 1) and facts["parent"] == server
         # the launcher's environment and directory as they are now, not the server's
-        assert facts["mark"] == "set after the server started" and facts["spin"] == 0.0
+        assert facts["mark"] == "set after the server started"
         assert facts["cwd"] == os.getcwd()
     assert wait_until(lambda: not any(alive(p) for p in pids))
     assert alive(server)                            # it stays, for the next cluster

@@ -9,7 +9,7 @@ import pytest
 
 from bench.common import free_port
 from sandbox.framework import errors
-from sandbox.runtime import transport
+from sandbox.runtime import step_channels, transport
 from sandbox.runtime.step_channels import CHANNEL_MAX_BYTES, Channel, StepPump
 
 SECRET = b"s" * 32
@@ -151,41 +151,6 @@ def test_wake_interrupts_a_waiting_reader(connected_pair):
         pump.close()
 
 
-def test_the_tensors_a_piece_sends_last_ride_on_its_reply(monkeypatch, ps_and_worker):
-    """A sync worker's step ends with the token the ps dequeued for it: the ps sends it to the
-    worker as its last act, then replies to RunGraph. The token travels INSIDE the reply (one
-    message, not two), still traced as a send by the ps, and reaches the worker's _Recv."""
-    import sandbox as tf
-    from sandbox.runtime.remote_session import read_trace
-
-    read = []
-    real_read_one = StepPump._read_one
-
-    def counting_read_one(self, channel):       # what the worker's master reads per step
-        read.append(channel.task)
-        return real_read_one(self, channel)
-
-    monkeypatch.setattr(StepPump, "_read_one", counting_read_one)
-    ps, worker = ps_and_worker
-    g = tf.Graph()
-    with g.as_default():
-        with tf.device("/job:ps/task:0"):
-            queue = tf.FIFOQueue(10, tf.int64, shapes=[[]], name="tokens")
-            fill = queue.enqueue_many([[7, 8, 9]])
-            token = queue.dequeue()
-        with tf.device("/job:worker/task:0"):
-            doubled = token * 2
-    with tf.Session(worker.target, graph=g) as sess:
-        sess.run(fill)
-        read.clear()
-        assert sess.run(doubled) == 14
-        assert read == ["/job:ps/replica:0/task:0"]     # the reply, token inside
-        assert sess.run(doubled) == 16
-    sends = [r for r in read_trace(ps.target) if r.kind == "send"
-             and r.dst == "/job:worker/replica:0/task:0"]
-    assert [r.tensor for r in sends[-2:]] == [token.name] * 2
-
-
 def _open_sockets():
     """The sockets this process holds open, as 'socket:[inode]' (inodes are never reused
     while a socket is open, unlike descriptor numbers)."""
@@ -225,28 +190,33 @@ def test_a_threads_waker_is_closed_when_the_thread_ends(connected_pair):
     assert not set(wakers) & _open_sockets()
 
 
-def test_every_step_a_process_waits_in_is_counted_until_it_ends(monkeypatch, ps_and_worker):
-    """runtime/spin_wait.py lets a thread spin only in a process that runs one step at a time,
-    so it counts the steps whose pumps are open. The count goes back down after every step,
-    failed ones too -- a count that leaked would stop all spinning for good."""
+def test_a_steps_tensors_ride_on_its_rungraph_calls(monkeypatch, ps_and_worker):
+    """The seam: on the fast path, the parameters the ps sends the master's task and the
+    gradients it gets back travel on the RunGraph call's connection (no separate push), each
+    task's sends as one message; on the plain route each tensor is pushed on its own."""
     import sandbox as tf
-    from sandbox.runtime import spin_wait
-
-    monkeypatch.setattr(spin_wait, "_overlapped", -1e9)
-    before = spin_wait._steps
+    from sandbox.runtime.peers import Peers
+    pushed = []
+    real_push = Peers.push
+    monkeypatch.setattr(Peers, "push", lambda self, task, message: (
+        pushed.append((self.owner, task, len(message["items"]))),
+        real_push(self, task, message))[1])
     _, worker = ps_and_worker
     g = tf.Graph()
     with g.as_default():
         with tf.device("/job:ps/task:0"):
-            v = tf.Variable(3.0, name="v")
+            a, b = tf.Variable(3.0, name="a"), tf.Variable(4.0, name="b")
         with tf.device("/job:worker/task:0"):
-            doubled = v * 2
+            total = a * b + 1.0
+        with tf.device("/job:ps/task:0"):
+            update = tf.assign_add(a, total)
     with tf.Session(worker.target, graph=g) as sess:
-        with pytest.raises(errors.FailedPreconditionError):
-            sess.run(doubled)                        # v is not initialized yet
-        assert spin_wait._steps == before
-        sess.run(v.initializer)
-        assert sess.run(doubled) == 6.0
-        assert spin_wait._steps == before
-    # The master's step and the ps's piece ran in this one process, at the same time.
-    assert spin_wait._overlapped > -1e9
+        sess.run([a.initializer, b.initializer])
+        pushed.clear()
+        sess.run(update)
+    if step_channels.enabled():
+        assert pushed == []         # a and b went to the worker and total came back, all on
+    else:                           # the channel of the step's RunGraph call
+        assert sorted(pushed) == [("/job:ps/replica:0/task:0", "/job:worker/replica:0/task:0",
+                                   1)] * 2 + [("/job:worker/replica:0/task:0",
+                                               "/job:ps/replica:0/task:0", 1)]

@@ -12,8 +12,8 @@ OPENBLAS_NUM_THREADS=1 (and OMP_/MKL_...), so that OpenBLAS starts no thread poo
 checks that it has one thread before it serves. Each child then takes the launcher's
 environment, working directory and sys.path from the request, sets its BLAS pools to the
 threads that environment asks for (threadpoolctl: the limit a spawned task got from
-OPENBLAS_NUM_THREADS when it imported NumPy itself), and imports again the few modules that
-read the environment when imported (READ_ENV_ON_IMPORT). The launcher's stdout and stderr at the
+OPENBLAS_NUM_THREADS when it imported NumPy itself). (So no preloaded module may read the
+environment when it is imported: it would read the server's.) The launcher's stdout and stderr at the
 time of the request go with it, so a task prints where a spawned one would.
 
 Lifetimes. The server is a child of the launcher; it ends when the launcher closes its end of
@@ -56,9 +56,6 @@ __all__ = ["warm_up", "shutdown", "pid", "start_process", "ForkedProcess"]
 PRELOAD = ("numpy", "threadpoolctl", "multiprocess.connection", "dill", "sandbox",
            "sandbox.runtime.task_server", "sandbox.cluster.task_process",
            "sandbox.cluster.task_run", "sandbox.experiments.worker_loop")
-# Preloaded modules that read the environment when imported (SANDBOX_SPIN_US): each child
-# imports them again once it has its own.
-READ_ENV_ON_IMPORT = ("sandbox.runtime.spin_wait",)
 # Thread pools the server must not start when it imports NumPy; each child sets its own.
 _POOL_ENV = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
              "BLIS_NUM_THREADS")
@@ -417,9 +414,6 @@ def _child(request, fds, server_pid, unused):
         sys.path[:] = path
         _set_thread_pools(env)
         _fresh_random_state()
-        for name in READ_ENV_ON_IMPORT:                  # read again, with the task's own
-            if name in sys.modules:
-                importlib.reload(sys.modules[name])
         from multiprocess.connection import Connection
         target(Connection(conn_fd), *args)
         code = 0

@@ -40,8 +40,6 @@ class OpDef:
     ref_inputs = ()         # input positions that take a variable reference, not its value
     ref_outputs = ()        # output positions that are variable references
     differentiable = True   # False: gradients() treats it as a constant (no error)
-    quick = False           # never blocks and takes no time: sends just before it need not
-                            # go out before it runs (they travel with the next ones)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -212,7 +212,6 @@ def _short(replica):
 
 class _ConditionalAccumulatorOp(OpDef):
     """Outputs a reference to the accumulator stored on this task (created on first use)."""
-    quick = True
     type_name = "ConditionalAccumulator"
     uses_context = True
     stateful = True
@@ -277,7 +276,6 @@ class AccumulatorSetGlobalStep(OpDef):
 
 class AccumulatorNumDropped(OpDef):
     """(sandbox only) The number of stale gradients the accumulator has dropped so far."""
-    quick = True
     stateful = True
     differentiable = False
     ref_inputs = (0,)

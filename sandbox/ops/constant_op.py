@@ -17,7 +17,6 @@ __all__ = ["constant", "placeholder", "placeholder_with_default"]
 
 class Const(OpDef):
     """Outputs the array stored in its `value` attr."""
-    quick = True
     differentiable = False
 
     def shape(op):

@@ -18,7 +18,6 @@ __all__ = ["no_op", "group", "identity", "tuple", "stop_gradient"]
 
 class NoOp(OpDef):
     """Does nothing; useful only for its control inputs."""
-    quick = True
     differentiable = False
 
     def kernel():
@@ -54,7 +53,6 @@ def group(*inputs, **kwargs):
 
 class Identity(OpDef):
     """y = x. Placed on another device, it is the op that copies a tensor there."""
-    quick = True
     shape = unchanged_shape
 
     def kernel(x, T=None):

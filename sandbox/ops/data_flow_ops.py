@@ -184,7 +184,6 @@ def _kind(q):
 
 class FIFOQueueV2(OpDef):
     """Outputs a reference to the queue stored on this task (created on first use)."""
-    quick = True
     uses_context = True
     stateful = True
     differentiable = False
@@ -271,7 +270,6 @@ class QueueDequeueManyV2(OpDef):
 
 class QueueSizeV2(OpDef):
     """The number of elements in the queue."""
-    quick = True
     stateful = True
     differentiable = False
     ref_inputs = (0,)

@@ -20,7 +20,6 @@ __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_
 
 class VariableV2(OpDef):
     """Outputs a reference to the variable's storage on this task."""
-    quick = True
     uses_context = True
     stateful = True
     ref_outputs = (0,)

@@ -25,12 +25,9 @@ ENV_NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "", socket.gethostname()}
 
 _lock = threading.Lock()
-_holders = {}            # id(server) -> (BLAS threads it asked for or None, its cluster's
-                         #                tasks on this machine)
+_holders = {}            # id(server) -> the BLAS threads it asked for, or None
 _limiter = None          # threadpoolctl's handle while a limit holds
 _limit = None            # the limit it holds
-crowded = False          # a running server's cluster has more tasks here than cores
-                         # (runtime/spin_wait.py does not spin then)
 
 
 def cores():
@@ -60,13 +57,11 @@ def share_for(hosts, requested=0):
     return share_of_cores(local_tasks(hosts))
 
 
-def hold(owner, threads, tasks_here=1):
+def hold(owner, threads):
     """While `owner` (a running server) holds: this process's BLAS threads are limited to
-    `threads` (the least asked by the running servers; None: leave them), and `crowded` says
-    whether a running server's cluster has more tasks on this machine (`tasks_here`) than
-    cores."""
+    `threads` (the least asked by the running servers; None: leave them)."""
     with _lock:
-        _holders[id(owner)] = (threads, tasks_here)
+        _holders[id(owner)] = threads
         _update()
 
 
@@ -77,10 +72,8 @@ def release(owner):
 
 
 def _update():
-    global crowded
-    limits = [threads for threads, _ in _holders.values() if threads is not None]
+    limits = [threads for threads in _holders.values() if threads is not None]
     _apply(min(limits) if limits else None)
-    crowded = any(tasks > cores() for _, tasks in _holders.values())
 
 
 def _apply(threads):

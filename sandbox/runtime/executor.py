@@ -56,7 +56,12 @@ class StepState:
         self.rendezvous = rendezvous
 
     def check(self, node_name=None):
-        """Raises if the step was cancelled or ran past its deadline (for blocking kernels)."""
+        """What a kernel that waits (a _Recv, a queue's dequeue...) calls while it waits:
+        raises if the step was cancelled or ran past its deadline. First it lets go the
+        step's sends that a batching transport may still hold (runtime/step_channels.py):
+        whoever waits must not keep back what others wait for."""
+        if self.rendezvous is not None:
+            self.rendezvous.flush()
         if self.cancelled is not None:
             raise errors.CancelledError(node_name, None, f"Step {self.step_id} was cancelled: "
                                         f"{self.cancelled}")
@@ -84,9 +89,7 @@ class NodeContext:
         self.attrs = attrs
 
 
-_DEREF, _CTX, _FLUSH, _MULTI, _ATTRS = 1, 2, 4, 8, 16    # what a node needs beyond a
-                                                          # plain call
-_SEND_OPS = ("_Send", "_SendControl")
+_DEREF, _CTX, _MULTI, _ATTRS = 1, 2, 8, 16    # what a node needs beyond a plain call
 
 
 def prune(node_defs, feeds=(), fetches=(), targets=()):
@@ -171,7 +174,6 @@ class Executor:
         self._feed_slots = [slot_of(name) for name in self.feeds]
         ref_tensors = set()
         steps = []
-        sends_waiting = False          # sends since the last flush
         for nd in order:
             op_def = get_op_def(nd["op"])
             node_attrs = {k: v for k, v in nd["attr"].items() if not k.startswith("_")}
@@ -202,13 +204,6 @@ class Executor:
                 fn = functools.partial(kernel, **kw) if kw else kernel
             for index in op_def.ref_outputs:
                 ref_tensors.add(f"{nd['name']}:{index}")
-            if nd["op"] in _SEND_OPS:
-                sends_waiting = True
-            elif sends_waiting and not op_def.quick:    # quick ops (OpDef.quick) let
-                # the sends before them wait, so that e.g. a dequeued token and the reads
-                # just after it travel to the worker as one message
-                flags |= _FLUSH
-                sends_waiting = False
             steps.append([fn, tuple(ins), None, flags, tuple(deref), after or (), nd,
                           op_def.multi_output])
         self._fetch_slots = [slot_of(name) for name in self.fetches]
@@ -252,8 +247,6 @@ class Executor:
                             vals[out] = fn(*[vals[i] for i in ins])
                     else:
                         args = [vals[i] for i in ins]
-                        if flags & _FLUSH:          # sends just before go out together
-                            step.rendezvous.flush()
                         for i in deref:
                             args[i] = args[i].read(node["name"])
                         if flags & _ATTRS:          # the node's attrs, after its inputs
@@ -267,8 +260,6 @@ class Executor:
                     if stats is not None:
                         stats.append((node["name"], node["op"], node.get("device", ""), start,
                                       time.time_ns()))
-            if step.rendezvous is not None:
-                step.rendezvous.flush(last=True)
             outputs = [vals[s] for s in self._fetch_slots]
             for i, needs_deref in enumerate(self._fetch_deref):
                 if needs_deref:

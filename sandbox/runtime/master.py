@@ -25,7 +25,6 @@ from .dependency_optimizer import relocate_noops
 from .executor import normalize_tensor_name, prune
 from .partition import partition, task_of
 from .placer import place
-from .step_channels import Channel, StepPump
 
 __all__ = ["MasterService"]
 
@@ -131,22 +130,27 @@ class MasterSession:
 
 
 class MasterService:
-    """The master of one task's server."""
+    """The master of one task's server. `dispatch(method, request)` is that server's
+    dispatcher (runtime/task_server.py): the master reaches its own task's worker service the
+    way any caller does, only without a socket."""
 
-    def __init__(self, task, cluster_tasks, peers, local_worker, log=print):
+    def __init__(self, task, cluster_tasks, peers, dispatch, log=print, fast_path=None,
+                 local_worker=None):
         self.task = task                    # '/job:worker/replica:0/task:0'
         self.cluster_tasks = cluster_tasks  # every task of the cluster (full names)
         self.peers = peers                  # runtime/peers.Peers: connections to the others
-        self.local_worker = local_worker
+        self.dispatch = dispatch
         self.log = log
+        self.fast_path = fast_path          # runtime/step_channels.py, or None: the plain route
+        self.local_worker = local_worker    # (the fast path delivers tensors into its mailbox)
         self._sessions = {}
         self._handles = itertools.count(1)
 
     # -- talking to workers -----------------------------------------------------
-    def call(self, task, method, **kwargs):
+    def call(self, task, method, timeout=None, **request):
         if task == self.task:
-            return _dispatch_local(self.local_worker, method, kwargs)
-        return self.peers.call(task, method, **kwargs)
+            return self.dispatch(method, request)
+        return self.peers.call(task, method, timeout=timeout, **request)
 
     def abort_everywhere(self, step_id, code, message, tasks=None):
         for task in tasks or self.cluster_tasks:
@@ -157,87 +161,29 @@ class MasterService:
                 pass
 
     def run_step(self, plan, step_id, feed_values, deadline, trace):
-        """RunGraph on every task of the plan at once: the requests to the other tasks go out
-        first, then this master's own task runs its pieces in the calling thread, then the
-        replies are read. The step's tensors travel on the connections of those calls
-        (runtime/step_channels.py). The first failure aborts the step on all the others at
-        once, so none of them waits for a tensor that will never come."""
-        results, stats, failures = {}, [], []
-        lock = threading.Lock()
-
-        def finished(task, outcome):
-            with lock:
-                if isinstance(outcome, errors.OpError):
-                    failures.append((task, outcome))
-                    first = len(failures) == 1
-                else:
-                    fetched, task_stats = outcome
-                    results.update(fetched)
-                    stats.extend(task_stats)
-                    first = False
-            if first:
-                self.abort_everywhere(step_id, outcome.error_code, _abort_text(task, outcome),
-                                      [t for t in plan.tasks if t != task])
-
-        def on_reply(task, reply):
-            if "error" in reply:
-                code, message, node = reply["error"]
-                finished(task, errors.exception_type_from_error_code(code)(node or None, None,
-                                                                         message))
-            else:
-                finished(task, reply["ok"])
-
-        channels, local = [], None
-        for task, entry in plan.tasks.items():
-            kwargs = dict(handle=entry["handle"], step_id=step_id,
-                          feeds={n: feed_values[n] for n in entry["feeds"]},
-                          deadline_in=None if deadline is None else deadline - time.monotonic(),
-                          collect_stats=trace)
-            if task == self.task:
-                local = kwargs
-                continue
-            try:
-                channels.append(Channel(task, self.peers.start_call(task, "RunGraph", **kwargs)))
-            except errors.OpError as e:
-                finished(task, e)
-        rendezvous = self.local_worker.rendezvous
-        pump = StepPump(step_id, channels, deliver=self.local_worker.receive_from_channel,
-                        on_reply=on_reply, on_failure=finished,
-                        simulate_link=self.peers.simulate_link, on_release=rendezvous.notify)
-        rendezvous.attach(step_id, pump)
+        """RunGraph on every task of the plan at once, with one step id: a thread per other
+        task sends its request and waits for its reply, while this master's own task runs its
+        pieces in the calling thread. The pieces send each other their tensors directly. The
+        first failure aborts the step on all the others at once, so none of them waits for a
+        tensor that will never come. (The fast path runs the same step its own way.)"""
+        requests = step_requests(plan, step_id, feed_values, deadline, trace)
+        outcome = StepOutcome(self, step_id, plan)
+        if self.fast_path is not None:
+            return self.fast_path.run_step(self, requests, outcome, deadline)
+        threads = [threading.Thread(target=outcome.call, args=(task, request), daemon=True,
+                                    name=f"RunGraph-{step_id}-{task}")
+                   for task, request in requests.items() if task != self.task]
+        for thread in threads:
+            thread.start()
         try:
-            if local is not None:
-                try:
-                    finished(self.task, self.call(self.task, "RunGraph", **local))
-                except errors.OpError as e:
-                    finished(self.task, e)
-            wait = None if deadline is None else deadline - time.monotonic() + _REPLY_GRACE
-            if not rendezvous.wait_until(step_id, pump.all_replied, wait):
-                late = [c.task for c in pump.open_channels]
-                for channel in pump.open_channels:
-                    channel.conn.close()             # a reply may still come: out of step
-                finished(late[0], errors.DeadlineExceededError(
-                    None, None, f"No reply to RunGraph of step {step_id} from "
-                    f"{', '.join(late)} by the step's deadline (is the task paused or "
-                    "overloaded?)."))
+            if self.task in requests:
+                outcome.run_here(requests[self.task])
+            for thread in threads:
+                thread.join()
         except BaseException as e:                   # e.g. KeyboardInterrupt: stop them all
-            self.abort_everywhere(step_id, errors.CANCELLED, f"Step cancelled in {self.task}: "
-                                  f"{type(e).__name__}", [t for t in plan.tasks
-                                                          if t != self.task])
-            for channel in pump.open_channels:
-                channel.conn.close()
+            outcome.cancel(e)
             raise
-        finally:
-            rendezvous.detach(step_id)
-            pump.close()
-            for channel in channels:
-                if channel.done and not channel.conn.closed:
-                    self.peers.end_call(channel.task, channel.conn)
-                else:
-                    channel.conn.close()
-        if failures:
-            raise _root_cause(failures)
-        return results, stats
+        return outcome.result()
 
     # -- client requests ---------------------------------------------------------
     def create_session(self, nodes, config, device_filters=()):
@@ -303,24 +249,70 @@ class MasterService:
             self.close_session(handle)
 
 
-def _dispatch_local(worker, method, kwargs):
-    kwargs.pop("timeout", None)             # a limit for remote calls only
-    if method == "RunGraph":
-        deadline_in = kwargs.pop("deadline_in", None)
-        deadline = None if deadline_in is None else time.monotonic() + deadline_in
-        return worker.run_graph(kwargs["handle"], kwargs["step_id"], kwargs["feeds"], deadline,
-                                kwargs.get("collect_stats", False))[:2]
-    if method == "RegisterGraph":
-        return worker.register_graph(kwargs["session"], kwargs["pieces"])
-    if method == "ListDevices":
-        return worker.list_devices()
-    if method == "AbortStep":
-        return worker.abort_step(kwargs["step_id"], kwargs["code"], kwargs["message"])
-    if method == "CloseWorkerSession":
-        return worker.close_session(kwargs["session"])
-    if method == "Reset":
-        return worker.reset(kwargs.get("containers"))
-    raise errors.UnimplementedError(None, None, f"Unknown worker method {method!r}")
+def step_requests(plan, step_id, feed_values, deadline, trace):
+    """The RunGraph request for each task of the plan."""
+    return {task: dict(handle=entry["handle"], step_id=step_id,
+                       feeds={n: feed_values[n] for n in entry["feeds"]},
+                       deadline_in=None if deadline is None else deadline - time.monotonic(),
+                       collect_stats=trace)
+            for task, entry in plan.tasks.items()}
+
+
+class StepOutcome:
+    """What the tasks of one step answered: their fetched tensors and stats, or their errors.
+    The first failure aborts the step on every other task."""
+
+    def __init__(self, master, step_id, plan):
+        self.master = master
+        self.step_id = step_id
+        self.tasks = list(plan.tasks)
+        self.fetched, self.stats, self.failures = {}, [], []
+        self._lock = threading.Lock()
+
+    def call(self, task, request):
+        """RunGraph on another task, in this thread (the plain route)."""
+        timeout = None if request["deadline_in"] is None else \
+            request["deadline_in"] + _REPLY_GRACE
+        try:
+            self.finished(task, self.master.peers.call(task, "RunGraph", timeout=timeout,
+                                                       **request))
+        except errors.OpError as e:
+            self.finished(task, e)
+
+    def run_here(self, request):
+        """RunGraph on the master's own task, through its dispatcher."""
+        try:
+            self.finished(self.master.task, self.master.dispatch("RunGraph", request))
+        except errors.OpError as e:
+            self.finished(self.master.task, e)
+
+    def finished(self, task, outcome):
+        """`outcome`: a task's RunGraph result ({"fetched", "stats"}) or its OpError."""
+        with self._lock:
+            if isinstance(outcome, errors.OpError):
+                self.failures.append((task, outcome))
+                first = len(self.failures) == 1
+            else:
+                self.fetched.update(outcome["fetched"])
+                self.stats.extend(outcome["stats"])
+                first = False
+        if first:
+            self.master.abort_everywhere(
+                self.step_id, outcome.error_code,
+                f"Step aborted because {task} failed: {outcome.message}",
+                [t for t in self.tasks if t != task])
+
+    def cancel(self, reason):
+        """The master itself gave up (an interrupt): stop the step everywhere else."""
+        self.master.abort_everywhere(self.step_id, errors.CANCELLED,
+                                     f"Step cancelled in {self.master.task}: "
+                                     f"{type(reason).__name__}",
+                                     [t for t in self.tasks if t != self.master.task])
+
+    def result(self):
+        if self.failures:
+            raise _root_cause(self.failures)
+        return self.fetched, self.stats
 
 
 def _passes(task, filters):
@@ -333,10 +325,6 @@ def _passes(task, filters):
                for k in ("job", "replica", "task")):
             return True
     return False
-
-
-def _abort_text(task, error):
-    return f"Step aborted because {task} failed: {error.message}"
 
 
 def _root_cause(failures):

@@ -1,31 +1,34 @@
-"""The rendezvous -- mirrors TensorFlow's Rendezvous (core/framework/rendezvous.h).
+"""The rendezvous -- mirrors TensorFlow's Rendezvous (core/framework/rendezvous.h) and, for a
+step that spans tasks, its remote rendezvous (core/distributed_runtime/base_rendezvous_mgr.h).
 
 When the graph is split across devices, an edge that crosses a boundary becomes a pair of ops:
 a _Send on the producer's side and a _Recv on the consumer's side, sharing one *key*:
 
     "/job:ps/replica:0/task:0/device:CPU:0;/job:worker/replica:0/task:0/device:CPU:0;weights/read:0"
 
-Every task has one rendezvous: a mailbox of tensors keyed by (step id, key). A _Send puts the
-tensor into the mailbox of the consumer's task (through the transport when that is another
-process); a _Recv takes it out, waiting until it arrives. The sandbox *pushes* tensors from
-producer to consumer -- one message, no round trip -- where TensorFlow's gRPC runtime has the
-consumer pull them; the pairing by key is the same.
-
-A step whose tensors travel on the channels of its RunGraph calls (runtime/step_channels.py)
-has a *pump* here: a _Recv that finds its tensor missing reads those channels itself, if no
-other thread of the step is reading them already.
+Every task has one Rendezvous: a mailbox of tensors keyed by (step id, key). A _Recv takes its
+tensor out, waiting until it arrives; a _Send puts its tensor into the mailbox of the
+consumer's task. Each step's _Send and _Recv ops talk to a StepRendezvous, the step's view of
+it: a tensor for a device of this task goes straight into this task's mailbox, one for another
+task is *pushed* to that task (a Tensors message; its server puts it in its own mailbox). The
+sandbox pushes -- one message, no round trip -- where TensorFlow's gRPC runtime has the
+consumer pull; the pairing by key is the same.
 
 A step that fails is *aborted*: every _Recv waiting in it wakes up with the error, so nothing
 waits forever for a tensor that will never come.
+
+The rendezvous only matches sends with receives; how tensors travel is the transport's
+business. (A transport that reads the step's sockets in the thread that waits -- the fast
+path, runtime/step_channels.py -- lends the mailbox a `waiter` for its steps.)
 """
 import threading
 import time
 
 from ..framework import errors
 
-__all__ = ["Rendezvous", "make_key"]
+__all__ = ["Rendezvous", "StepRendezvous", "make_key", "WAIT_LOG_EVERY"]
 
-_LOG_EVERY = 10.0      # seconds between "still waiting" lines
+WAIT_LOG_EVERY = 10.0    # seconds between "still waiting" lines, everywhere in the runtime
 _ABANDONED_AFTER = 300.0
 
 
@@ -38,82 +41,38 @@ class Rendezvous:
 
     def __init__(self, owner="", log=None):
         self.owner = owner
-        self._cond = threading.Condition()
+        self.cond = threading.Condition()
         self._items = {}          # (step_id, key) -> (value, arrival time)
         self._aborted = {}        # step_id -> (OpError, time)
-        self._pumps = {}          # step_id -> StepPump (runtime/step_channels.py)
+        self._waiters = {}        # step_id -> (waiter(timeout), wake()), lent by a transport
         self._log = log or (lambda text: None)
 
-    def send(self, step_id, key, value, pumped=False):
-        """Puts a tensor in the mailbox. `pumped`: it was read by the thread pumping the step's
-        channels (which looks for it itself); otherwise that thread is woken up."""
-        self.send_many(step_id, ((key, value),), pumped)
-
-    def send_many(self, step_id, items, pumped=False):
-        """Puts the tensors of one message -- [(key, value), ...] -- in the mailbox at once."""
-        with self._cond:
+    def send_many(self, step_id, items, wake=True):
+        """Puts the tensors of one message -- [(key, value), ...] -- in the mailbox at once,
+        and wakes whoever waits (`wake=False`: the waiter itself brought them)."""
+        with self.cond:
             if step_id in self._aborted:
                 return            # the step failed: drop the tensors
             now = time.monotonic()
             for key, value in items:
                 self._items[(step_id, key)] = (value, now)
-            self._cond.notify_all()
-            if not pumped:
-                self._wake_pump(step_id)
+            self.cond.notify_all()
+            if wake:
+                self._wake(step_id)
 
-    def _wake_pump(self, step_id):
-        pump = self._pumps.get(step_id)
-        if pump is not None and pump.claimed:
-            pump.wake()
+    def send(self, step_id, key, value):
+        self.send_many(step_id, ((key, value),))
 
-    # -- the channels of a step (runtime/step_channels.py) ---------------------------------
-    def attach(self, step_id, pump):
-        with self._cond:
-            self._pumps[step_id] = pump
-
-    def pump_of(self, step_id):
-        return self._pumps.get(step_id)
-
-    def detach(self, step_id):
-        with self._cond:
-            self._pumps.pop(step_id, None)
-
-    def notify(self):
-        with self._cond:
-            self._cond.notify_all()
-
-    def wait_until(self, step_id, done, timeout=None):
-        """Waits until done() is true (checked under the lock), reading the step's channels
-        meanwhile when no other thread does. Returns done()'s last value (False on timeout)."""
-        end = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            while not done():
-                left = None if end is None else end - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._wait_or_pump(step_id, 0.5 if left is None else min(0.5, left))
-            return True
-
-    def _wait_or_pump(self, step_id, timeout):
-        """Called with the lock held: reads the step's channels for up to `timeout` seconds if
-        this thread can claim them, else waits to be notified."""
-        pump = self._pumps.get(step_id)
-        if pump is not None and pump.try_claim():
-            self._cond.release()
-            try:
-                pump.pump(timeout)
-            finally:
-                pump.release(notify=False)
-                self._cond.acquire()
-                self._cond.notify_all()          # others may claim now, or find their tensor
-        else:
-            self._cond.wait(timeout)
+    def _wake(self, step_id):
+        lent = self._waiters.get(step_id)
+        if lent is not None:
+            lent[1]()
 
     def recv(self, step_id, key, step=None, node_name=None, describe=None):
         """Waits for the tensor (step_id, key); honours the step's cancellation and deadline,
         and logs every 10 s what it is waiting for."""
         started = last_log = time.monotonic()
-        with self._cond:
+        with self.cond:
             while True:
                 item = self._items.pop((step_id, key), None)
                 if item is not None:
@@ -121,43 +80,58 @@ class Rendezvous:
                 aborted = self._aborted.get(step_id)
                 if aborted is not None:
                     raise aborted[0]
+                left = None
                 if step is not None:
                     step.check(node_name)
                     left = step.time_left()
-                else:
-                    left = None
-                wait = 0.5 if left is None else min(0.5, max(left, 0.001))
-                self._wait_or_pump(step_id, wait)
+                self.wait(step_id, 0.5 if left is None else min(0.5, max(left, 0.001)))
                 now = time.monotonic()
-                if now - last_log >= _LOG_EVERY:
+                if now - last_log >= WAIT_LOG_EVERY:
                     last_log = now
                     what = describe or key.rsplit(";", 1)[-1]
-                    source = key.split(";", 1)[0]
                     self._log(f"Step {step_id}: {self.owner} still waiting for tensor {what} "
-                              f"from {source} ({now - started:.0f} s so far)")
+                              f"from {key.split(';', 1)[0]} ({now - started:.0f} s so far)")
+
+    def wait(self, step_id, timeout):
+        """(With the lock held.) Waits for news of the step for up to `timeout` seconds."""
+        lent = self._waiters.get(step_id)
+        if lent is None:
+            self.cond.wait(timeout)
+        else:
+            lent[0](timeout)
+
+    def lend_waiter(self, step_id, waiter=None, wake=None):
+        """From now on, whoever waits in `step_id` calls waiter(timeout) (with the lock held)
+        instead of sleeping on the lock's condition, and news of the step calls wake();
+        lend_waiter(step_id) takes them back."""
+        with self.cond:
+            if waiter is None:
+                self._waiters.pop(step_id, None)
+            else:
+                self._waiters[step_id] = (waiter, wake)
 
     def abort(self, step_id, error):
         """Fails every current and future recv of `step_id` with `error`."""
-        with self._cond:
+        with self.cond:
             if not isinstance(error, errors.OpError):
                 error = errors.AbortedError(None, None, str(error))
             self._aborted[step_id] = (error, time.monotonic())
             for k in [k for k in self._items if k[0] == step_id]:
                 del self._items[k]
-            self._cond.notify_all()
-            self._wake_pump(step_id)
+            self.cond.notify_all()
+            self._wake(step_id)
             self._sweep()
+
+    def aborted(self, step_id):
+        with self.cond:
+            return step_id in self._aborted
 
     def cleanup(self, step_id):
         """Forgets the step: leftovers and its abort mark (when the step is over everywhere)."""
-        with self._cond:
+        with self.cond:
             for k in [k for k in self._items if k[0] == step_id]:
                 del self._items[k]
             self._sweep()
-
-    def pending(self):
-        with self._cond:
-            return sorted(self._items)
 
     def _sweep(self):
         now = time.monotonic()
@@ -165,3 +139,34 @@ class Rendezvous:
             del self._items[k]
         for s in [s for s, (_, t) in self._aborted.items() if now - t > _ABANDONED_AFTER]:
             del self._aborted[s]
+
+
+class StepRendezvous:
+    """What the _Send and _Recv kernels of one step on one task talk to (TF's remote
+    rendezvous): a tensor for this task goes into its mailbox, one for another task is pushed
+    there at once, and a _Recv waits in this task's mailbox."""
+
+    def __init__(self, worker, step_id):
+        self.worker = worker
+        self.step_id = step_id
+
+    def send(self, key, value, recv_device, tensor_name):
+        worker = self.worker
+        dst_task = recv_device.rsplit("/device:", 1)[0]
+        if dst_task == worker.task:
+            worker.rendezvous.send(self.step_id, key, value)
+            return
+        start = time.time()
+        worker.peers.push(dst_task, {"method": "Tensors", "step_id": self.step_id,
+                                     "items": [[key, value]], "src": worker.task})
+        worker.trace.record("send", worker.task, dst_task, tensor_name,
+                            getattr(value, "nbytes", 0), self.step_id, start)
+
+    def recv(self, key, send_device, tensor_name, step, node_name):
+        return self.worker.rendezvous.recv(self.step_id, key, step, node_name,
+                                           describe=repr(tensor_name))
+
+    def flush(self, last=False):
+        """Sends nothing: every send went out at once. (A batching transport holds its sends
+        until the step waits -- a step calls this before it does -- or its piece ends:
+        `last`.)"""

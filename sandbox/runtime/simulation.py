@@ -17,6 +17,8 @@ LocalCluster.set_link).
 import threading
 import time
 
+from ..framework import errors
+
 __all__ = ["Knobs"]
 
 
@@ -27,6 +29,7 @@ class Knobs:
         self.owner = owner
         self.slowdown = 1.0
         self.step_delay = 0.0
+        self.straggles = False          # a step here must last longer (read on every step)
         self.links = {}                 # destination task -> (latency s, bandwidth bytes/s)
         self._lock = threading.Lock()
 
@@ -34,20 +37,24 @@ class Knobs:
         with self._lock:
             if slowdown is not None:
                 if slowdown < 1.0:
-                    raise ValueError(f"slowdown must be >= 1.0 (1.0 = normal speed), got "
-                                     f"{slowdown}")
+                    raise errors.InvalidArgumentError(
+                        None, None, f"slowdown must be >= 1.0 (1.0 = normal speed), got "
+                        f"{slowdown}")
                 self.slowdown = float(slowdown)
             if step_delay is not None:
                 if step_delay < 0:
-                    raise ValueError(f"step_delay must be >= 0 seconds, got {step_delay}")
+                    raise errors.InvalidArgumentError(
+                        None, None, f"step_delay must be >= 0 seconds, got {step_delay}")
                 self.step_delay = float(step_delay)
+            self.straggles = self.slowdown != 1.0 or self.step_delay > 0
             for dst, setting in (links or {}).items():
                 if setting is None:
                     self.links.pop(dst, None)
                     continue
                 latency, bandwidth = setting
                 if latency < 0 or (bandwidth is not None and bandwidth <= 0):
-                    raise ValueError(f"link to {dst}: latency must be >= 0 and bandwidth > 0")
+                    raise errors.InvalidArgumentError(
+                        None, None, f"link to {dst}: latency must be >= 0 and bandwidth > 0")
                 self.links[dst] = (float(latency), None if bandwidth is None
                                    else float(bandwidth))
 

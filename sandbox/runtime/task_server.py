@@ -11,13 +11,14 @@ Each request is a message {"method": ..., arguments}; the reply is {"ok": result
 {"error": [code, message, node]}, turned back into the same tf.errors class on the caller's side.
 Every message is recorded in the task's trace ring (runtime/trace.py).
 """
+import inspect
 import os
 import sys
 import threading
 import time
 
 from ..framework import errors
-from . import cluster_secret, compute_threads, local_master, transport
+from . import cluster_secret, compute_threads, local_master, step_channels, transport
 from .master import MasterService
 from .peers import NO_REPLY, Peers
 from .simulation import Knobs
@@ -74,13 +75,15 @@ class TaskServer:
                            trace=self.trace)
         devices = [f"{self.task}/device:CPU:0"] + \
                   [f"{self.task}/device:GPU:{i}" for i in range(int(num_gpus))]
+        self.fast_path = step_channels if step_channels.enabled() else None
         self.worker = WorkerService(self.task, devices, self.peers, self.trace, self._log,
                                     knobs=self.knobs)
-        self.master = MasterService(self.task, sorted(addresses), self.peers, self.worker,
-                                    self._log)
+        self.master = MasterService(self.task, sorted(addresses), self.peers, self.dispatch,
+                                    self._log, fast_path=self.fast_path,
+                                    local_worker=self.worker)
+        self._table = {method: _Handler(fn) for method, fn in self.handlers().items()}
         hosts = [host for host, _ in addresses.values()]
         self._blas_threads = compute_threads.share_for(hosts, intra_op_threads)
-        self._local_tasks = compute_threads.local_tasks(hosts)
         self._serving = None
         self._stopped = threading.Event()
         self.started = time.time()            # tells an observer that a task restarted
@@ -94,7 +97,7 @@ class TaskServer:
             self._serving = transport.serve(self.listener, self._handle,
                                             name=f"server{self.task}")
             local_master.register(self)
-            compute_threads.hold(self, self._blas_threads, self._local_tasks)
+            compute_threads.hold(self, self._blas_threads)
 
     def stop(self):
         if self._stopped.is_set():
@@ -133,100 +136,151 @@ class TaskServer:
 
     # -- requests -------------------------------------------------------------------
     def _handle(self, conn, message):
+        """A request from the socket: dispatched, answered, traced."""
         method = message.get("method") if isinstance(message, dict) else None
         src = message.get("src", "client") if isinstance(message, dict) else "client"
         start = time.time()
         nbytes = conn.last_frame_bytes        # (read now: the step's tensors come on conn too)
         try:
-            if method == "Tensors":
-                self.worker.receive_tensors(message["step_id"], message["items"], src)
-                return NO_REPLY
             result = self.dispatch(method, message, conn)
-            if method == "RunGraph":              # [fetched, stats, the piece's last tensors]
-                reply = {"ok": result[:2], "tensors": result[2]}
-            else:
-                reply = {"ok": result}
+            reply = None if result is NO_REPLY else {"ok": result}
         except errors.OpError as e:
             reply = {"error": [e.error_code, e.message, _node_name(e)]}
-        except (KeyError, TypeError, ValueError) as e:
-            reply = {"error": [errors.INVALID_ARGUMENT, f"Bad {method} request: "
-                               f"{type(e).__name__}: {e}", None]}
         end = time.time()
-        conn.send(reply)         # first the reply, then the trace: the caller does not wait
+        if reply is not None and not message.get("one_way"):
+            conn.send(reply)     # first the reply, then the trace: the caller does not wait
         if method not in UNTRACED_METHODS:
             self.trace.record(method or "?", src, self.task, "", nbytes,
-                              message.get("step_id", 0) if isinstance(message, dict) else 0,
-                              start, end)
+                              message.get("step_id", 0), start, end)
         return NO_REPLY
 
-    def dispatch(self, method, m, conn=None):
-        """Runs request `m` (a dict of arguments) of `method`; returns the result or raises the
-        OpError. Sessions in this process call it directly (runtime/local_master.py). `conn`:
-        the connection the request came on (a RunGraph call's tensors travel on it too)."""
+    def dispatch(self, method, request, conn=None):
+        """Runs `request` (a dict of arguments) of `method` with its handler from the table
+        (handlers()); returns the result or raises the OpError. Sessions of this process and
+        this task's own master call it directly (runtime/local_master.py, master.py), the
+        socket's requests come through _handle. `conn`: the connection the request came on.
+
+        A request with arguments its handler does not take, or without one it needs, is an
+        InvalidArgumentError; an exception of the handler that is not a TF error is a bug of
+        the sandbox, and comes back as an InternalError naming the task and the method."""
+        handler = self._table.get(method)
+        if handler is None:
+            raise errors.UnimplementedError(
+                None, None, f"{self.task} does not know the method {method!r}; it knows "
+                f"{', '.join(sorted(self._table))}.")
+        args = {k: v for k, v in request.items() if k in handler.params}
+        missing = handler.required - args.keys()
+        unknown = request.keys() - handler.params - _ENVELOPE
+        if missing or unknown:
+            raise errors.InvalidArgumentError(
+                None, None, f"Bad {method} request to {self.task}: "
+                + (f"missing {', '.join(sorted(missing))}" if missing else "")
+                + ("; " if missing and unknown else "")
+                + (f"unknown {', '.join(sorted(unknown))}" if unknown else "")
+                + f". {method} takes {', '.join(sorted(handler.params)) or 'nothing'}.")
+        if "conn" in handler.params:
+            args["conn"] = conn
+        try:
+            return handler.fn(**args)
+        except errors.OpError:
+            raise
+        except Exception as e:
+            raise errors.InternalError(
+                None, None, f"{method} failed on {self.task} (a bug of the sandbox, not of "
+                f"your program): {type(e).__name__}: {e}") from e
+
+    def handlers(self):
+        """The table: request method -> what answers it."""
         w, master = self.worker, self.master
-        if method == "RunGraph":
-            deadline = None if m.get("deadline_in") is None else \
-                time.monotonic() + m["deadline_in"]
-            return list(w.run_graph(m["handle"], m["step_id"], m["feeds"], deadline,
-                                    m.get("collect_stats", False), conn=conn,
-                                    caller=m.get("src") if conn is not None else None))
-        if method == "RegisterGraph":
-            return w.register_graph(m["session"], m["pieces"])
-        if method == "ListDevices":
-            return w.list_devices()
-        if method == "AbortStep":
-            return w.abort_step(m["step_id"], m["code"], m["message"])
-        if method == "CloseWorkerSession":
-            return w.close_session(m["session"])
-        if method == "Reset":
-            return w.reset(m.get("containers"))
-        if method == "CreateSession":
-            handle, devices = master.create_session(m["nodes"], m.get("config") or {},
-                                                    m.get("device_filters") or ())
-            return {"handle": handle, "devices": devices, "task": self.task}
-        if method == "ExtendSession":
-            return master.session(m["handle"]).extend(m["nodes"])
-        if method == "RunStep":
-            session = master.session(m["handle"])
-            values, stats, placement = session.run(m["feeds"], m["fetches"], m["targets"],
-                                                   m.get("timeout_ms", 0), m.get("trace", False))
-            return {"values": values, "stats": stats, "placement": placement}
-        if method == "CloseSession":
-            return master.close_session(m["handle"])
-        if method == "MasterReset":
-            return master.reset(m.get("containers"))
-        if method == "GetTrafficTotals":
-            return self.trace.tensor_totals() if m.get("by_tensor") else self.trace.totals()
-        if method == "GetTrace":
-            return [list(r) for r in self.trace.since(m.get("since", 0), m.get("limit"))]
-        if method == "Observe":
-            # What a watcher (the traffic and placement views) reads in one call: who this
-            # is, its trace records since `since` (the newest `limit`), its running totals.
-            return {"task": self.task, "pid": os.getpid(), "started": self.started,
-                    "last_seq": self.trace.last_seq,
-                    "records": [list(r) for r in self.trace.since(m.get("since", 0),
-                                                                  m.get("limit"))],
-                    "totals": self.trace.tensor_totals(),
-                    "placement_version": w.placement_version}
-        if method == "GetPlacement":
-            return w.placement(m.get("since_version"))
-        if method == "ListResources":
-            return w.resources.describe()
-        if method == "SetKnobs":
-            self.knobs.update(m.get("slowdown"), m.get("step_delay"), m.get("links"))
-            return self.knobs.as_dict()
-        if method == "GetKnobs":
-            return self.knobs.as_dict()
-        if method == "Ping":
-            return {"task": self.task, "devices": w.list_devices()}
-        if method == "Stop":
-            # Stop a moment later, so that this reply still reaches the caller.
-            timer = threading.Timer(0.1, self.stop)
-            timer.daemon = True
-            timer.start()
-            return True
-        raise errors.UnimplementedError(None, None, f"{self.task} does not know the method "
-                                        f"{method!r}.")
+        return {
+            # the worker service: what masters ask, and tensors from peers
+            "RegisterGraph": w.register_graph,
+            "RunGraph": self._run_graph,
+            "AbortStep": w.abort_step,
+            "CloseWorkerSession": w.close_session,
+            "ListDevices": w.list_devices,
+            "Reset": w.reset,
+            "Tensors": self._tensors,
+            # the master service: what clients ask
+            "CreateSession": self._create_session,
+            "ExtendSession": lambda handle, nodes: master.session(handle).extend(nodes),
+            "RunStep": self._run_step,
+            "CloseSession": master.close_session,
+            "MasterReset": master.reset,
+            # what the views read (sandbox/widgets), the simulation's knobs, the lifetime
+            "Observe": self._observe,
+            "GetTrace": lambda since=0, limit=None: [list(r) for r in
+                                                    self.trace.since(since, limit)],
+            "GetTrafficTotals": lambda by_tensor=False: (self.trace.tensor_totals()
+                                                         if by_tensor else self.trace.totals()),
+            "GetPlacement": w.placement,
+            "ListResources": w.resources.describe,
+            "SetKnobs": self._set_knobs,
+            "GetKnobs": self.knobs.as_dict,
+            "Ping": lambda: {"task": self.task, "devices": w.list_devices()},
+            "Stop": self._stop_soon,
+        }
+
+    def _run_graph(self, handle, step_id, feeds, deadline_in=None, collect_stats=False,
+                   channel=False, src=None, conn=None, rendezvous=None):
+        """`channel`: the caller's master runs the step on the fast path, and this call's
+        connection carries its tensors (runtime/step_channels.py). `rendezvous`: from a
+        caller in this process only, the fast path's way to make the step's rendezvous."""
+        deadline = None if deadline_in is None else time.monotonic() + deadline_in
+        if channel and conn is not None and self.fast_path is not None:
+            return self.fast_path.serve_run_graph(self.worker, conn, src, handle, step_id,
+                                                  feeds, deadline, collect_stats)
+        return self.worker.run_graph(handle, step_id, feeds, deadline, collect_stats,
+                                     rendezvous)
+
+    def _tensors(self, step_id, items, src="client"):
+        self.worker.receive_tensors(step_id, items, src)
+
+    def _create_session(self, nodes, config=None, device_filters=None):
+        handle, devices = self.master.create_session(nodes, config or {}, device_filters or ())
+        return {"handle": handle, "devices": devices, "task": self.task}
+
+    def _run_step(self, handle, feeds, fetches, targets, timeout_ms=0, trace=False):
+        values, stats, placement = self.master.session(handle).run(feeds, fetches, targets,
+                                                                   timeout_ms, trace)
+        return {"values": values, "stats": stats, "placement": placement}
+
+    def _observe(self, since=0, limit=None):
+        """What a watcher (the traffic and placement views) reads in one call: who this is,
+        its trace records since `since` (the newest `limit`), its running totals."""
+        return {"task": self.task, "pid": os.getpid(), "started": self.started,
+                "last_seq": self.trace.last_seq,
+                "records": [list(r) for r in self.trace.since(since, limit)],
+                "totals": self.trace.tensor_totals(),
+                "placement_version": self.worker.placement_version}
+
+    def _set_knobs(self, slowdown=None, step_delay=None, links=None):
+        self.knobs.update(slowdown, step_delay, links)
+        return self.knobs.as_dict()
+
+    def _stop_soon(self):
+        """Stops a moment later, so that this reply still reaches the caller."""
+        timer = threading.Timer(0.1, self.stop)
+        timer.daemon = True
+        timer.start()
+        return True
+
+
+# What every request carries besides its handler's arguments (runtime/peers.py adds them).
+_ENVELOPE = {"method", "src", "one_way"}
+
+
+class _Handler:
+    """A handler of the table, with the arguments it takes (read once, not per request)."""
+
+    __slots__ = ("fn", "params", "required")
+
+    def __init__(self, fn):
+        self.fn = fn
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        self.params = {p.name for p in params}
+        self.required = {p.name for p in params if p.default is p.empty} - {"conn"}
 
 
 def _node_name(e):

@@ -37,7 +37,7 @@ import socket
 import threading
 import time
 
-from . import spin_wait, wire
+from . import wire
 
 __all__ = ["AuthenticationError", "Connection", "Listener", "Server", "connect", "serve",
            "NO_REPLY", "HANDSHAKE_TIMEOUT", "SECRET_ENV", "make_secret", "parse_secret",
@@ -342,15 +342,6 @@ def _wait_for(sock, event, timeout):
     return bool(select.select(*lists, timeout)[0 if event == _POLLIN else 1])
 
 
-def _poller(sock, event):
-    """A check that never blocks: is `sock` readable (_POLLIN) / writable (_POLLOUT) now?"""
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(sock, event | getattr(select, "POLLHUP", 0))
-        return lambda: poller.poll(0)
-    return lambda: _wait_for(sock, event, 0)
-
-
 def connect(address, secret=None, timeout=HANDSHAKE_TIMEOUT, limits=wire.DEFAULT_LIMITS):
     """Connects to the Listener at `address` = (host, port), runs the handshake and returns the
     Connection. Raises OSError (e.g. ConnectionRefusedError) if nothing listens there, and
@@ -485,10 +476,7 @@ class Server:
         conn = None
         try:
             conn = self.listener._handshake(sock, peer)
-            readable = _poller(sock, _POLLIN)
             while True:
-                if not conn.buffered:        # spin a little for the next request (a step's)
-                    spin_wait.spin(readable)
                 try:
                     message = conn.recv()
                 except EOFError:

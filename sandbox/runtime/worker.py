@@ -23,86 +23,11 @@ import time
 from ..framework import errors
 from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
-from .partition import task_of
-from .rendezvous import Rendezvous
+from .rendezvous import Rendezvous, StepRendezvous
 from .resource_mgr import ResourceMgr
 from .simulation import sleep_for
-from .step_channels import Channel, StepPump
 
-__all__ = ["WorkerService", "StepRendezvous"]
-
-
-class StepRendezvous:
-    """What _Send/_Recv kernels of one step on this task talk to.
-
-    Sends to another task wait in an outbox until the executor moves on to an op that is not
-    a send (see Executor.run): the tensors a piece sends one after another -- all the
-    parameters a ps hands to a worker, all the gradients a worker hands back -- travel to
-    each task as ONE message. And the tensors a piece sends LAST to the master that called it
-    (`reply_to`) travel inside the RunGraph reply, which goes out right after: a sync worker's
-    token comes back with the reply of its step, one message instead of two."""
-
-    __slots__ = ("worker", "step_id", "outbox", "reply_to", "held")
-
-    def __init__(self, worker, step_id, reply_to=None):
-        self.worker = worker
-        self.step_id = step_id
-        self.outbox = {}                  # task -> [(key, value, tensor name)]
-        self.reply_to = reply_to          # the calling master's task, if its reply may carry
-        self.held = []                    # the last tensors for it, held for that reply
-
-    def send(self, key, value, recv_device, tensor_name):
-        worker = self.worker
-        dst_task = task_of(recv_device)
-        if dst_task == worker.task:
-            worker.rendezvous.send(self.step_id, key, value)
-        else:
-            self.outbox.setdefault(dst_task, []).append((key, value, tensor_name))
-
-    def flush(self, last=False):
-        """Ships what waits in the outbox, one message per destination task -- on the step's
-        channel to that task if there is one (runtime/step_channels.py), else on the task's
-        connection for tensors. `last`: the piece is done; what is for `reply_to` is held
-        for the reply (see take_held)."""
-        if not self.outbox:
-            return
-        outbox, self.outbox = self.outbox, {}
-        if last and self.reply_to in outbox:
-            self.held = outbox.pop(self.reply_to)
-        worker = self.worker
-        pump = worker.rendezvous.pump_of(self.step_id)
-        for dst_task, items in outbox.items():
-            start = time.time()
-            message = {"method": "Tensors", "step_id": self.step_id, "one_way": True,
-                       "items": [[k, v] for k, v, _ in items], "src": worker.task}
-            nbytes = sum(getattr(v, "nbytes", 8) + len(k) for k, v, _ in items)
-            if pump is not None and pump.takes(dst_task, nbytes + 200):
-                pump.send(dst_task, message)
-            else:
-                worker.peers.push(dst_task, message)
-            self._traced(dst_task, items, start)
-
-    def take_held(self):
-        """The held tensors as [[key, value], ...] for the RunGraph reply (after the link's
-        simulated delay, as if they went on their own)."""
-        items, self.held = self.held, []
-        if not items:
-            return []
-        start = time.time()
-        message = {"items": [[k, v] for k, v, _ in items]}
-        self.worker.peers.simulate_link(self.reply_to, message, self.step_id)
-        self._traced(self.reply_to, items, start)
-        return message["items"]
-
-    def _traced(self, dst_task, items, start):
-        worker = self.worker
-        worker.trace.record_many("send", worker.task, dst_task,
-                                 [(name, getattr(value, "nbytes", 0)) for _, value, name in items],
-                                 self.step_id, start)
-
-    def recv(self, key, send_device, tensor_name, step, node_name):
-        return self.worker.rendezvous.recv(self.step_id, key, step, node_name,
-                                           describe=f"{tensor_name!r}")
+__all__ = ["WorkerService"]
 
 
 class _RegisteredGraph:
@@ -191,45 +116,26 @@ class WorkerService:
         return {"version": version, "nodes": nodes}
 
     def run_graph(self, handle, step_id, feeds, deadline=None, collect_stats=False,
-                  conn=None, caller=None):
-        """Runs every piece of graph `handle` for one step; returns ({tensor name: value},
-        stats, last tensors). `conn`: the connection the RunGraph request of the master at
-        task `caller` came on; it carries the step's tensors to and from that task
-        (runtime/step_channels.py), and the reply carries the last ones ([[key, value], ...],
-        empty unless the graph is a single piece: with several, one piece may still wait for
-        what another one sent)."""
+                  rendezvous=None):
+        """Runs every piece of graph `handle` for one step; returns {"fetched": {tensor name:
+        value}, "stats": [...]}. `rendezvous(worker, step_id, pieces)` makes each piece's
+        StepRendezvous (the fast path passes its own: runtime/step_channels.py)."""
         graph = self._graphs.get(handle)
         if graph is None:
             raise errors.AbortedError(None, None, f"Graph handle {handle} is not registered on "
                                       f"{self.task} (the task restarted?). Run the step again.")
-        if conn is None or caller is None:
-            return self._run_graph(graph, step_id, feeds, deadline, collect_stats)
-        pump = StepPump(step_id, [Channel(caller, conn)], deliver=self.receive_from_channel,
-                        on_failure=lambda task, e: self.rendezvous.abort(step_id, e),
-                        simulate_link=self.peers.simulate_link,
-                        on_release=self.rendezvous.notify)
-        self.rendezvous.attach(step_id, pump)
-        try:
-            return self._run_graph(graph, step_id, feeds, deadline, collect_stats,
-                                   reply_to=caller if len(graph.executors) == 1 else None)
-        finally:
-            self.rendezvous.detach(step_id)
-            pump.close()
-
-    def receive_from_channel(self, src, message):
-        """A Tensors message read off a step channel by the thread that waits in the step."""
-        self.receive_tensors(message["step_id"], message["items"], src, pumped=True)
-
-    def _run_graph(self, graph, step_id, feeds, deadline, collect_stats, reply_to=None):
-        results, stats, failures = {}, [], []
-        states = []
+        results, stats, failures, states = {}, [], [], []
+        pieces = len(graph.executors)
+        make_rendezvous = rendezvous or (lambda worker, step, pieces: StepRendezvous(worker,
+                                                                                     step))
 
         def run_piece(device, executor):
             step = StepState(step_id, deadline=deadline, collect_stats=collect_stats,
-                             rendezvous=StepRendezvous(self, step_id, reply_to))
+                             rendezvous=make_rendezvous(self, step_id, pieces))
             states.append(step)
             try:
                 values = executor.run([feeds[name] for name in executor.feeds], step)
+                step.rendezvous.flush(last=True)
                 results.update(zip(executor.fetches, values))
                 if step.stats is not None:
                     stats.extend((device,) + s for s in step.stats)
@@ -253,7 +159,7 @@ class WorkerService:
                 run_piece(*graph.executors[0])
             for t in threads:
                 t.join()
-            if self.knobs is not None and not failures:
+            if self.knobs is not None and self.knobs.straggles and not failures:
                 self._straggle(step_id, time.monotonic() - started, states)
         finally:
             with self._lock:
@@ -261,8 +167,7 @@ class WorkerService:
             self.rendezvous.cleanup(step_id)
         if failures:
             raise _root_cause(failures)
-        held = [item for state in states for item in state.rendezvous.take_held()]
-        return results, stats, held
+        return {"fetched": results, "stats": stats}
 
     def _straggle(self, step_id, elapsed, states):
         """A simulated slow machine (runtime/simulation.py): make the step last longer."""
@@ -297,9 +202,10 @@ class WorkerService:
                 self.resources.clear(c)
 
     # -- peers' calls ---------------------------------------------------------
-    def receive_tensors(self, step_id, items, src, pumped=False):
-        """Tensors sent here by another task's _Send ops, for this task's _Recv ops."""
-        self.rendezvous.send_many(step_id, items, pumped)
+    def receive_tensors(self, step_id, items, src, wake=True):
+        """Tensors sent here by another task's _Send ops, for this task's _Recv ops (`wake`:
+        see Rendezvous.send_many)."""
+        self.rendezvous.send_many(step_id, items, wake)
         self.trace.record_many("recv", src, self.task,
                                [(key.rsplit(";", 1)[-1], getattr(value, "nbytes", 0))
                                 for key, value in items], step_id)
