@@ -73,8 +73,8 @@ def test_server_api_like_tf():
         tf.train.Server(spec, start=False)
     with pytest.raises(ValueError, match="explicit `task_index`"):
         tf.train.Server(spec, job_name="worker", start=False)
-    with pytest.raises(ValueError):
-        tf.train.Server(spec, job_name="chief", task_index=0, start=False)
+    with pytest.raises(tf.errors.InternalError, match='Job "chief" was not defined'):
+        tf.train.Server(spec, job_name="chief", task_index=0, start=False)     # TF's type
     single = tf.train.Server({"local": [f"localhost:{port}"]}, start=False)
     try:
         assert single.server_def.job_name == "local" and single.server_def.task_index == 0
