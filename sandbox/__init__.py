@@ -26,6 +26,8 @@ from .ops.variables import *                         # noqa: F401,F403
 from .ops.gradients import gradients, AggregationMethod
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.array_ops import *                         # noqa: F401,F403
+from .ops.slicing_ops import *                       # noqa: F401,F403  tf.concat, tf.slice ...
+from .ops.indexing_ops import *                      # noqa: F401,F403  tf.gather, t[1:3] ...
 from .ops.random_ops import *                        # noqa: F401,F403
 from .ops.init_ops import *                          # noqa: F401,F403
 from .ops.variable_scope import *                    # noqa: F401,F403

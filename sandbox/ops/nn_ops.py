@@ -23,7 +23,7 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import array_ops, math_ops
+from . import array_ops, indexing_ops, math_ops
 
 __all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
 
@@ -905,7 +905,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     if max_norm is not None:
         raise NotImplementedError("embedding_lookup(max_norm=...) is not supported.")
     with name_scope(name, "embedding_lookup", [params, ids]) as scope:
-        return array_ops.gather(params, ids, name=scope)
+        return indexing_ops.gather(params, ids, name=scope)
 
 
 # -- dropout --------------------------------------------------------------------------
