@@ -7,7 +7,7 @@ cross-entropy losses, bias_add, dropout, convolution and pooling) and sandbox/op
     h = tf.nn.relu(tf.matmul(x, W) + b)
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
 """
-from .ops.math_ops import sigmoid, tanh  # noqa: F401
+from .ops.basic_math_ops import sigmoid, tanh  # noqa: F401
 from .ops.nn_ops import (  # noqa: F401
     relu, relu6, elu, selu, leaky_relu, softplus, softsign,
     softmax, log_softmax,

@@ -7,6 +7,7 @@ the shape functions of the ops read it here, as TF's do with tensor_util.constan
 `tf.reshape(x, [-1, 28, 28, 1])` on a (?, 784) input has the static shape (?, 28, 28, 1):
 
     constant_value(t)            the whole value as a NumPy array, or None
+    const_op_value(t)            the value only if t is a Const op's output, or None
     constant_int(t)              a scalar int, or None
     partial_vector(t)            a 1-D int tensor entry by entry: tf.shape of a (?, 3) tensor
                                  gives [None, 3]
@@ -17,9 +18,9 @@ To see through `tf.shape(x)[1:]`, partial_vector reads a strided-slice spec: ind
 its begin, end and strides and the five masks into the NumPy index they stand for. The
 StridedSlice kernel (ops/indexing_ops.py) indexes with the same function.
 
-At the end are the small helpers the array ops share: shape-like arguments made tensors
-(int_tensor), axes made non-negative, shapes written as TF's error messages write them, and
-the tensors inside a nested list.
+At the end are small helpers the ops share: shape-like arguments made tensors (int_tensor),
+axes made non-negative, shapes written as TF's error messages write them, and the tensors
+inside a nested list.
 """
 import numpy as np
 
@@ -27,7 +28,7 @@ from .errors import InvalidArgumentError
 from .tensor import Tensor, _contains_tensor, convert_to_tensor
 from .tensor_shape import Dimension, TensorShape, unknown_shape
 
-__all__ = ["constant_value", "constant_int", "partial_vector", "partial_scalar",
+__all__ = ["constant_value", "const_op_value", "constant_int", "partial_vector", "partial_scalar",
            "constant_value_as_shape", "SLICE_MASKS", "slice_masks", "index_tuple", "shape_text",
            "to_int", "positive_axis", "dim_value", "int_tensor", "is_tensor_like",
            "flat_tensors"]
@@ -74,6 +75,14 @@ def constant_value(tensor):
         if any(v is None for v in values):
             return None
         return np.concatenate(values[:-1], axis=int(values[-1]))
+    return None
+
+
+def const_op_value(tensor):
+    """The value of `tensor` if a Const op makes it, else None: unlike constant_value it looks
+    through nothing (the axes of a reduction, lin_space's `num`)."""
+    if tensor.op.type == "Const":
+        return tensor.op.get_attr("value")
     return None
 
 

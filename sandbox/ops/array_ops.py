@@ -155,7 +155,7 @@ class Fill(OpDef):
         return np.full(tuple(dims.tolist()), value, dtype=value.dtype)
 
     def gradient(op, grad):
-        from .math_ops import reduce_sum
+        from .reduction_ops import reduce_sum
         return [None, reduce_sum(grad)]
 
 
@@ -783,14 +783,14 @@ def check_numerics(tensor, message, name=None):
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[i, j] = j < lengths[i]: `tf.sequence_mask([1, 3], 4)` ->
     [[T F F F], [T T T F]]."""
-    from . import math_ops
+    from . import comparison_ops, math_ops, reduction_ops
     with name_scope(name, "SequenceMask", flat_tensors([lengths, maxlen])):
         lengths = convert_to_tensor(lengths)
         if maxlen is None:
-            maxlen = math_ops.reduce_max(lengths)
+            maxlen = reduction_ops.reduce_max(lengths)
         maxlen = convert_to_tensor(maxlen)
         row = range(0, maxlen, 1, dtype=maxlen.dtype.base_dtype)
         matrix = math_ops.cast(expand_dims(lengths, -1), maxlen.dtype.base_dtype)
-        result = math_ops.less(row, matrix)
+        result = comparison_ops.less(row, matrix)
         dtype = dtypes.as_dtype(dtype)
         return result if dtype == dtypes.bool else math_ops.cast(result, dtype)

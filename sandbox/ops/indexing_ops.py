@@ -232,7 +232,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
     """The elements (or slices) of `tensor` where `mask` is True, as a tensor whose first
     masked dimension has the (run-time) number of True values:
     `tf.boolean_mask([1, 2, 3], [True, False, True])` -> [1, 3]."""
-    from .math_ops import where
+    from .comparison_ops import where
     with name_scope(name, values=flat_tensors([tensor, mask])):
         x = convert_to_tensor(tensor, name="tensor")
         m = convert_to_tensor(mask, name="mask")

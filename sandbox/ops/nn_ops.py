@@ -23,7 +23,8 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import array_ops, indexing_ops, math_ops
+from . import (array_ops, basic_math_ops, comparison_ops, indexing_ops, math_ops, matmul_ops,
+               reduction_ops)
 
 __all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
 
@@ -279,8 +280,8 @@ class SoftmaxGrad(OpDef):
     def gradient(op, grad):
         # With s = sum(g * y): d/dg = SoftmaxGrad(grad, y); d/dy = grad*(g - s) - g*sum(grad*y)
         g, y = op.inputs
-        s = math_ops.reduce_sum(g * y, axis=-1, keepdims=True)
-        gy = math_ops.reduce_sum(grad * y, axis=-1, keepdims=True)
+        s = reduction_ops.reduce_sum(g * y, axis=-1, keepdims=True)
+        gy = reduction_ops.reduce_sum(grad * y, axis=-1, keepdims=True)
         return [softmax_grad(grad, y), grad * (g - s) - g * gy]
 
 
@@ -312,9 +313,9 @@ class LogSoftmaxGrad(OpDef):
     def gradient(op, grad):
         # With p = exp(y): d/dg = grad - sum(grad * p); d/dy = -sum(g) * grad * p
         g, y = op.inputs
-        p = math_ops.exp(y)
-        return [grad - math_ops.reduce_sum(grad * p, axis=-1, keepdims=True),
-                -math_ops.reduce_sum(g, axis=-1, keepdims=True) * grad * p]
+        p = basic_math_ops.exp(y)
+        return [grad - reduction_ops.reduce_sum(grad * p, axis=-1, keepdims=True),
+                -reduction_ops.reduce_sum(g, axis=-1, keepdims=True) * grad * p]
 
 
 def _softmax(op_type, logits, axis, name, dim):
@@ -679,13 +680,13 @@ def bias_add(value, bias, data_format=None, name=None):
 def xw_plus_b(x, weights, biases, name=None):
     """matmul(x, weights) + biases."""
     with name_scope(name, "xw_plus_b", [x, weights, biases]) as scope:
-        return bias_add(math_ops.matmul(x, weights), biases, name=scope)
+        return bias_add(matmul_ops.matmul(x, weights), biases, name=scope)
 
 
 def relu_layer(x, weights, biases, name=None):
     """relu(matmul(x, weights) + biases)."""
     with name_scope(name, "relu_layer", [x, weights, biases]) as scope:
-        return relu(bias_add(math_ops.matmul(x, weights), biases), name=scope)
+        return relu(bias_add(matmul_ops.matmul(x, weights), biases), name=scope)
 
 
 # -- evaluation helpers: in_top_k, top_k ----------------------------------------------
@@ -797,9 +798,9 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         half = y.dtype.base_dtype == _dtypes.float16
         if half:
             y = math_ops.cast(y, _dtypes.float32)
-        mean = math_ops.reduce_mean(y, axes, keepdims=True, name="mean")
-        variance = math_ops.reduce_mean(math_ops.squared_difference(y, stop_gradient(mean)),
-                                        axes, keepdims=True, name="variance")
+        mean = reduction_ops.reduce_mean(y, axes, keepdims=True, name="mean")
+        squared = basic_math_ops.squared_difference(y, stop_gradient(mean))
+        variance = reduction_ops.reduce_mean(squared, axes, keepdims=True, name="variance")
         if not keep:
             mean = array_ops.squeeze(mean, axes)
             variance = array_ops.squeeze(variance, axes)
@@ -817,8 +818,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
         axis = dim
     with name_scope(name, "l2_normalize", [x]) as scope:
         x = convert_to_tensor(x, name="x")
-        square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
-        x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
+        square_sum = reduction_ops.reduce_sum(basic_math_ops.square(x), axis, keepdims=True)
+        x_inv_norm = basic_math_ops.rsqrt(basic_math_ops.maximum(square_sum, epsilon))
         return math_ops.multiply(x, x_inv_norm, name=scope)
 
 
@@ -827,8 +828,8 @@ def zero_fraction(value, name=None):
     with name_scope(name, "zero_fraction", [value]):
         value = convert_to_tensor(value, name="value")
         zero = array_ops.zeros_like(value)
-        return math_ops.reduce_mean(math_ops.cast(math_ops.equal(value, zero), _dtypes.float32),
-                                    name="fraction")
+        is_zero = math_ops.cast(comparison_ops.equal(value, zero), _dtypes.float32)
+        return reduction_ops.reduce_mean(is_zero, name="fraction")
 
 
 
@@ -836,7 +837,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     """(x - mean) / sqrt(variance + variance_epsilon) * scale + offset (offset and scale may
     be None), usually with the mean and variance of tf.nn.moments."""
     with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
-        inv = math_ops.rsqrt(variance + variance_epsilon)
+        inv = basic_math_ops.rsqrt(variance + variance_epsilon)
         if scale is not None:
             inv *= scale
         return x * inv + (offset - mean * inv if offset is not None else -mean * inv)
