@@ -1,20 +1,27 @@
 """`tf.nn` -- mirrors TensorFlow's `tf.nn` namespace: the neural-network functions.
 
 This module only gathers names; the ops live in sandbox/ops/nn_ops.py (activations, softmax,
-cross-entropy losses, bias_add, dropout, convolution and pooling) and sandbox/ops/math_ops.py
-(sigmoid, tanh). A layer of the MNIST tutorial reads:
+the softmax cross-entropy losses, bias_add, dropout), sandbox/ops/nn_impl.py (what TF builds
+from those: moments, batch_normalization, l2_normalize, sigmoid_cross_entropy_with_logits ...;
+and top_k, in_top_k, lrn, embedding_lookup), sandbox/ops/conv_ops.py (convolution and pooling)
+and sandbox/ops/basic_math_ops.py (sigmoid, tanh). A layer of the MNIST tutorial reads:
 
     h = tf.nn.relu(tf.matmul(x, W) + b)
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
 """
-from .ops.math_ops import sigmoid, tanh  # noqa: F401
+from .ops.basic_math_ops import sigmoid, tanh  # noqa: F401
 from .ops.nn_ops import (  # noqa: F401
     relu, relu6, elu, selu, leaky_relu, softplus, softsign,
     softmax, log_softmax,
     softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
-    sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
-    l2_loss, bias_add, xw_plus_b, relu_layer, dropout,
-    in_top_k, top_k, moments, l2_normalize, zero_fraction, batch_normalization,
-    local_response_normalization, lrn, embedding_lookup,
+    sparse_softmax_cross_entropy_with_logits,
+    l2_loss, bias_add, xw_plus_b, dropout,
+)
+from .ops.nn_impl import (  # noqa: F401
+    sigmoid_cross_entropy_with_logits, relu_layer,
+    moments, l2_normalize, zero_fraction, batch_normalization,
+    local_response_normalization, lrn, embedding_lookup, in_top_k, top_k,
+)
+from .ops.conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_input, conv2d_backprop_filter, max_pool, avg_pool,
 )

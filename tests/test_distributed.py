@@ -73,8 +73,8 @@ def test_server_api_like_tf():
         tf.train.Server(spec, start=False)
     with pytest.raises(ValueError, match="explicit `task_index`"):
         tf.train.Server(spec, job_name="worker", start=False)
-    with pytest.raises(ValueError):
-        tf.train.Server(spec, job_name="chief", task_index=0, start=False)
+    with pytest.raises(tf.errors.InternalError, match='Job "chief" was not defined'):
+        tf.train.Server(spec, job_name="chief", task_index=0, start=False)     # TF's type
     single = tf.train.Server({"local": [f"localhost:{port}"]}, start=False)
     try:
         assert single.server_def.job_name == "local" and single.server_def.task_index == 0
@@ -86,19 +86,32 @@ def test_server_api_like_tf():
 
 
 def test_unreachable_ps_logs_the_waiting_line_then_fails(monkeypatch, capfd):
+    """TF's line (master.cc) first, then which tasks have not answered, where, why that may
+    be, and the device_filters that would leave them out -- which then work."""
     monkeypatch.setattr(master_module, "_WAIT_LOG_EVERY", 0.3)
-    spec = tf.train.ClusterSpec({"ps": [f"localhost:{free_port()}"],
+    ps_port = free_port()
+    spec = tf.train.ClusterSpec({"ps": [f"localhost:{ps_port}"],
                                  "worker": [f"localhost:{free_port()}"]})
     worker = tf.train.Server(spec, job_name="worker", task_index=0)
     try:
         c = tf.constant(1.0)
         config = tf.ConfigProto(operation_timeout_in_ms=1500)
-        with pytest.raises(tf.errors.DeadlineExceededError, match="/job:ps/replica:0/task:0"):
+        with pytest.raises(tf.errors.DeadlineExceededError, match="/job:ps/replica:0/task:0") \
+                as e:
             with tf.Session(worker.target, config=config) as sess:
                 sess.run(c)
+        advice = ("Such a task has not started yet, or it has exited (or its address in the "
+                  "ClusterSpec is wrong); a session waits until every task it may use answers. "
+                  "Start it -- or, if this session does not need it, limit the session to the "
+                  "tasks it uses: tf.ConfigProto(device_filters=['/job:worker/task:0']).")
+        assert str(e.value) == (f"CreateSession gave up after 1500 ms waiting for "
+                                f"/job:ps/replica:0/task:0: /job:ps/replica:0/task:0 at "
+                                f"localhost:{ps_port}. {advice}")
         err = capfd.readouterr().err
-        assert ("CreateSession still waiting for response from worker: "
-                "/job:ps/replica:0/task:0") in err
+        assert ("[/job:worker/replica:0/task:0] CreateSession still waiting for response from "
+                "worker: /job:ps/replica:0/task:0\n") in err
+        assert (f"  1 of the 2 tasks of this session have not answered: "
+                f"/job:ps/replica:0/task:0 at localhost:{ps_port}. {advice}") in err
         # device_filters: a session that only needs this worker does not wait for the ps
         config = tf.ConfigProto(device_filters=["/job:worker/task:0"])
         with tf.Session(worker.target, config=config) as sess:

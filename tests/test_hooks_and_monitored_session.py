@@ -287,9 +287,22 @@ def test_stop_at_step_hook_last_step_and_num_steps(tmp_path):
 
 
 def test_stop_at_step_hook_needs_a_global_step():
+    """TF's words first, then what to do -- and doing it makes the same hook work."""
     tf.Variable(1.0)
-    with pytest.raises(RuntimeError, match="Global step should be created to use StopAtStepHook"):
+    with pytest.raises(RuntimeError, match="^Global step should be created to use "
+                                           "StopAtStepHook. ") as e:
         MonitoredSession(hooks=[StopAtStepHook(last_step=3)])
+    assert "tf.train.get_or_create_global_step()" in str(e.value)
+    assert "minimize(loss, global_step=global_step)" in str(e.value)
+    global_step = tf.train.get_or_create_global_step()
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(
+        tf.square(tf.Variable(2.0) - 1.0), global_step=global_step)
+    with MonitoredSession(hooks=[StopAtStepHook(last_step=3)]) as sess:
+        runs = 0
+        while not sess.should_stop():
+            sess.run(train)
+            runs += 1
+    assert runs == 3
 
 
 def test_nan_tensor_hook():

@@ -1,5 +1,6 @@
-"""Tests for sandbox/ops/math_ops.py: values against NumPy, gradients against finite
-differences, dtype rules, TF-1 names and deprecated aliases, error messages."""
+"""Tests for the math ops (sandbox/ops/math_ops.py, basic_math_ops.py, comparison_ops.py,
+reduction_ops.py, matmul_ops.py): values against NumPy, gradients against finite differences,
+dtype rules, TF-1 names and deprecated aliases, error messages."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -826,8 +827,8 @@ def test_second_derivative_through_broadcast_sum():
 
 def test_erf_without_scipy(monkeypatch):
     import math
-    from sandbox.ops import math_ops
-    monkeypatch.setattr(math_ops, "_np_erf", np.vectorize(math.erf, otypes=[np.float64]))
+    from sandbox.ops import basic_math_ops
+    monkeypatch.setattr(basic_math_ops, "_np_erf", np.vectorize(math.erf, otypes=[np.float64]))
     got = run(tf.erf(tf.constant([0.5, -1.0])))
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, [0.5204999, -0.8427008], rtol=1e-6)

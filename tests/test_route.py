@@ -15,7 +15,8 @@ call profiled. The graph's own kernels (ops/math_ops.py...) and the framework's 
     runtime/rendezvous.py     where they meet                   (TF: rendezvous.h)
     runtime/peers.py          connections to the other tasks    (TF: grpc_channel.cc)
     runtime/transport.py      one authenticated connection      (TF: gRPC itself)
-    runtime/wire.py           messages as bytes                 (TF: protocol buffers)
+    runtime/wire_codec.py     a message as a header + buffers   (TF: protocol buffers)
+    runtime/wire_frames.py    ...as frames on a socket          (TF: gRPC's framing)
     runtime/trace.py          what travelled, for the views     (TF: its tracing)
 
 On the default route, runtime/step_channels.py (the fast path) takes the place of the
@@ -36,7 +37,8 @@ ROOT = str(__import__("pathlib").Path(tf.__file__).parent) + "/"
 ROUTE = {"client/session.py", "runtime/remote_session.py", "runtime/local_master.py",
          "runtime/task_server.py", "runtime/master.py", "runtime/worker.py",
          "runtime/executor.py", "ops/sendrecv_ops.py", "runtime/rendezvous.py",
-         "runtime/peers.py", "runtime/transport.py", "runtime/wire.py", "runtime/trace.py"}
+         "runtime/peers.py", "runtime/transport.py", "runtime/wire_codec.py",
+         "runtime/wire_frames.py", "runtime/trace.py"}
 
 
 def _files_of_one_step(monkeypatch, fast):

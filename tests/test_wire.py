@@ -1,6 +1,7 @@
-"""The wire format (sandbox/runtime/wire.py): round trips of every value type, zero-copy sending,
-and malformed frames -- crafted and fuzzed -- that must raise FrameError, never crash, hang or
-allocate what they declare. Real TCP sockets on 127.0.0.1 only."""
+"""The wire format (sandbox/runtime/wire.py: wire_codec.py and wire_frames.py): round trips of
+every value type, zero-copy sending, and malformed frames -- crafted and fuzzed -- that must
+raise FrameError, never crash, hang or allocate what they declare. Real TCP sockets on
+127.0.0.1 only."""
 import contextlib
 import json
 import math
@@ -19,7 +20,7 @@ from hypothesis.extra import numpy as hnp
 
 import sandbox as tf
 from sandbox.framework.tensor_shape import TensorShape
-from sandbox.runtime import wire
+from sandbox.runtime import wire, wire_codec
 from sandbox.runtime.wire import FrameError
 
 FAST = settings(max_examples=25, deadline=None,
@@ -177,7 +178,7 @@ def test_received_arrays_writable_from_socket_read_only_from_bytes():
     ({"s": "\ud800 lone surrogate"}, True)])
 def test_a_header_orjson_cannot_write_is_written_by_json_after_a_space(value, by_json):
     header, _ = wire.encode(value)
-    if wire.orjson is None:
+    if wire_codec.orjson is None:
         pytest.skip("orjson is not installed: every header is written by json")
     assert header.startswith(b" ") == by_json
     round_trip(value)              # a big int stays an int, NaN stays NaN
@@ -186,7 +187,7 @@ def test_a_header_orjson_cannot_write_is_written_by_json_after_a_space(value, by
 @pytest.mark.parametrize("value", EXAMPLES[:40], ids=lambda v: type(v).__name__)
 def test_round_trip_without_orjson(value, monkeypatch):
     with_orjson = wire.encode({"v": value})
-    monkeypatch.setattr(wire, "orjson", None)       # Python's json both ways
+    monkeypatch.setattr(wire_codec, "orjson", None)  # Python's json both ways
     round_trip({"v": value})
     assert_same({"v": value}, wire.decode(with_orjson[0], [bytes(b) for b in with_orjson[1]]))
 

@@ -16,7 +16,8 @@ __all__ = ["Tensor", "convert_to_tensor", "register_tensor_conversion_function",
 class Tensor:
     """One output of an Operation: `op`, `value_index`, `dtype`, static `shape`."""
 
-    # Python operators (+, -, *, @, <, [] ...) are added by math_ops and array_ops, as in TF.
+    # Python operators (+, -, *, @, <, [] ...) are added by the ops modules that define them
+    # (ops/math_ops.py, comparison_ops.py, matmul_ops.py, indexing_ops.py ...), as in TF.
     OVERLOADABLE_OPERATORS = {
         "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__div__",
         "__rdiv__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",

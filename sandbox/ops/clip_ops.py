@@ -21,7 +21,7 @@ from ..framework import errors
 from ..framework.graph import colocate_with, name_scope
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
-from . import array_ops, math_ops
+from . import array_ops, basic_math_ops, comparison_ops, math_ops, reduction_ops
 from .control_flow_ops import identity
 
 __all__ = ["clip_by_value", "clip_by_norm", "global_norm", "clip_by_global_norm",
@@ -107,14 +107,14 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     default all) is at most clip_norm; a t already short enough is unchanged."""
     with name_scope(name, "clip_by_norm", [t, clip_norm]) as scope:
         t = convert_to_tensor(t, name="t")
-        l2sum = math_ops.reduce_sum(t * t, axes, keepdims=True)
+        l2sum = reduction_ops.reduce_sum(t * t, axes, keepdims=True)
         pred = l2sum > 0
         # Two `where`s so that the gradient is not NaN when t is all zeros (sqrt'(0) = inf).
-        l2sum_safe = math_ops.where(pred, l2sum, array_ops.ones_like(l2sum))
-        l2norm = math_ops.where(pred, math_ops.sqrt(l2sum_safe), l2sum)
+        l2sum_safe = comparison_ops.where(pred, l2sum, array_ops.ones_like(l2sum))
+        l2norm = comparison_ops.where(pred, basic_math_ops.sqrt(l2sum_safe), l2sum)
         clip_norm = convert_to_tensor(clip_norm, dtype=t.dtype.base_dtype, name="clip_norm")
         intermediate = t * clip_norm
-        return identity(intermediate / math_ops.maximum(l2norm, clip_norm),
+        return identity(intermediate / basic_math_ops.maximum(l2norm, clip_norm),
                                   name=scope)
 
 
@@ -136,7 +136,7 @@ def global_norm(t_list, name=None):
         half_squared_norms = [l2_loss(v) for v in values]
         half_squared_norm = math_ops.add_n(half_squared_norms)
         two = convert_to_tensor(2.0, dtype=half_squared_norm.dtype.base_dtype)
-        return math_ops.sqrt(half_squared_norm * two, name="global_norm")
+        return basic_math_ops.sqrt(half_squared_norm * two, name="global_norm")
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
@@ -151,7 +151,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         dtype = use_norm.dtype.base_dtype
         clip_norm = convert_to_tensor(clip_norm, dtype=dtype, name="clip_norm")
         one = convert_to_tensor(1.0, dtype=dtype)
-        scale_for_finite = clip_norm * math_ops.minimum(1.0 / use_norm, one / clip_norm)
+        scale_for_finite = clip_norm * basic_math_ops.minimum(1.0 / use_norm, one / clip_norm)
         scale = scale_for_finite + (use_norm - use_norm)   # NaN if use_norm is inf or NaN
         clipped = []
         for i, t in enumerate(t_list):
@@ -169,9 +169,9 @@ def clip_by_average_norm(t, clip_norm, name=None):
     with name_scope(name, "clip_by_average_norm", [t, clip_norm]) as scope:
         t = convert_to_tensor(t, name="t")
         n_element = math_ops.cast(array_ops.size(t), t.dtype.base_dtype)
-        l2norm_inv = math_ops.rsqrt(math_ops.reduce_sum(t * t))
+        l2norm_inv = basic_math_ops.rsqrt(reduction_ops.reduce_sum(t * t))
         clip_norm = convert_to_tensor(clip_norm, dtype=t.dtype.base_dtype, name="clip_norm")
         one = convert_to_tensor(1.0, dtype=t.dtype.base_dtype)
         return identity(
-            t * clip_norm * math_ops.minimum(l2norm_inv * n_element, one / clip_norm),
+            t * clip_norm * basic_math_ops.minimum(l2norm_inv * n_element, one / clip_norm),
             name=scope)

@@ -1,9 +1,11 @@
-"""Neural-network ops -- mirrors TensorFlow's nn_ops (python/ops/nn_ops.py, nn_impl.py) and the
-kernels behind them (core/kernels/relu_op.cc, softmax_op.cc, xent_op.cc, bias_op.cc ...).
+"""Neural-network ops -- mirrors TensorFlow's nn_ops (python/ops/nn_ops.py) and the kernels
+behind them (core/kernels/relu_op.cc, softmax_op.cc, xent_op.cc, bias_op.cc ...).
 
 These are the building blocks of a network layer: activations (relu, elu, softplus ...),
-softmax, the cross-entropy losses, bias_add, dropout, and the convolution and pooling of image
-models. Students reach them as `tf.nn.relu`, `tf.nn.softmax` ... (see sandbox/nn.py).
+softmax, the softmax cross-entropy losses, bias_add and dropout. Students reach them as
+`tf.nn.relu`, `tf.nn.softmax` ... (see sandbox/nn.py), as they reach the rest of tf.nn: what
+TF's nn_impl.py builds from these (moments, batch_normalization ...) and the evaluation ops
+top_k and in_top_k in ops/nn_impl.py, conv2d and pooling in ops/conv_ops.py.
 
 Many of them have a *fused* gradient op, as in TensorFlow: the backward pass of Relu is one
 ReluGrad op (`grad * (features > 0)`), not a chain of comparisons and multiplications. The
@@ -23,7 +25,8 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import array_ops, math_ops
+from ..framework.tensor_util import shape_text
+from . import array_ops, basic_math_ops, math_ops, matmul_ops, reduction_ops
 
 __all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
 
@@ -279,8 +282,8 @@ class SoftmaxGrad(OpDef):
     def gradient(op, grad):
         # With s = sum(g * y): d/dg = SoftmaxGrad(grad, y); d/dy = grad*(g - s) - g*sum(grad*y)
         g, y = op.inputs
-        s = math_ops.reduce_sum(g * y, axis=-1, keepdims=True)
-        gy = math_ops.reduce_sum(grad * y, axis=-1, keepdims=True)
+        s = reduction_ops.reduce_sum(g * y, axis=-1, keepdims=True)
+        gy = reduction_ops.reduce_sum(grad * y, axis=-1, keepdims=True)
         return [softmax_grad(grad, y), grad * (g - s) - g * gy]
 
 
@@ -312,9 +315,9 @@ class LogSoftmaxGrad(OpDef):
     def gradient(op, grad):
         # With p = exp(y): d/dg = grad - sum(grad * p); d/dy = -sum(g) * grad * p
         g, y = op.inputs
-        p = math_ops.exp(y)
-        return [grad - math_ops.reduce_sum(grad * p, axis=-1, keepdims=True),
-                -math_ops.reduce_sum(g, axis=-1, keepdims=True) * grad * p]
+        p = basic_math_ops.exp(y)
+        return [grad - reduction_ops.reduce_sum(grad * p, axis=-1, keepdims=True),
+                -reduction_ops.reduce_sum(g, axis=-1, keepdims=True) * grad * p]
 
 
 def _softmax(op_type, logits, axis, name, dim):
@@ -355,10 +358,6 @@ def log_softmax(logits, axis=None, name=None, dim=None):
 
 # -- cross-entropy losses -------------------------------------------------------------
 
-def _dims_text(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
-
-
 def _is_zeros(t):
     """True for the zeros tf.gradients fills in for an unused output (skip the work)."""
     return t is None or t.op.type == "ZerosLike"
@@ -385,8 +384,8 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
             for i, (a, b) in enumerate(zip(logits, labels)):
                 if not a.is_compatible_with(b):
                     raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} "
-                                     f"and {b}. Shapes are {_dims_text(logits)} and "
-                                     f"{_dims_text(labels)}.")
+                                     f"and {b}. Shapes are {shape_text(logits)} and "
+                                     f"{shape_text(labels)}.")
         both = logits.merge_with(labels)
         return [both[:-1], both]
 
@@ -394,7 +393,7 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
         if features.shape != labels.shape:
             raise errors.InvalidArgumentError(
                 None, None, f"logits and labels must be the same size: logits_size="
-                f"{_dims_text(features.shape)} labels_size={_dims_text(labels.shape)}")
+                f"{shape_text(features.shape)} labels_size={shape_text(labels.shape)}")
         z = features - features.max(axis=-1, keepdims=True)
         e = np.exp(z)
         total = e.sum(axis=-1, keepdims=True)
@@ -428,7 +427,7 @@ class SparseSoftmaxCrossEntropyWithLogits(OpDef):
         if labels.shape != features.shape[:-1]:
             raise errors.InvalidArgumentError(
                 None, None, f"logits and labels must have the same first dimension, got logits "
-                f"shape {_dims_text(features.shape)} and labels shape {_dims_text(labels.shape)}")
+                f"shape {shape_text(features.shape)} and labels shape {shape_text(labels.shape)}")
         bad = (labels < 0) | (labels >= n)
         if bad.any():
             shown = " ".join(str(v) for v in labels.reshape(-1)[:10]) + \
@@ -451,31 +450,6 @@ class SparseSoftmaxCrossEntropyWithLogits(OpDef):
         if not _is_zeros(grad_backprop):   # only for second derivatives
             grad_logits += softmax_grad(grad_backprop, softmax(op.inputs[0]))
         return [grad_logits, None]
-
-
-class SigmoidCrossEntropyWithLogits(OpDef):
-    """loss = max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z: the stable
-    form of -z * log(sigmoid(x)) - (1 - z) * log(1 - sigmoid(x)). (TF builds it from six ops;
-    the sandbox fuses it.)"""
-    shape = _merged_shape
-
-    def kernel(logits, labels, T=None):
-        return np.maximum(logits, 0) - logits * labels + np.log1p(np.exp(-np.abs(logits)))
-
-    def gradient(op, grad):
-        logits, labels = op.inputs
-        grad_logits = apply_op("SigmoidCrossEntropyWithLogitsGrad", [grad, logits, labels],
-                               {"T": logits.dtype.base_dtype},
-                               name="SigmoidCrossEntropyWithLogitsGrad")
-        return [grad_logits, -grad * logits]
-
-
-class SigmoidCrossEntropyWithLogitsGrad(OpDef):
-    """dlogits = grad * (sigmoid(logits) - labels)."""
-    shape = unchanged_shape
-
-    def kernel(grad, logits, labels, T=None):
-        return grad * (1 / (1 + np.exp(-logits)) - labels)
 
 
 def _ensure_xent_args(name, sentinel, labels, logits):
@@ -561,26 +535,6 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
         return loss
 
 
-def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
-    """Elementwise logistic loss for independent binary labels in [0, 1]:
-    labels * -log(sigmoid(logits)) + (1 - labels) * -log(1 - sigmoid(logits))."""
-    _ensure_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
-    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
-        logits = _float_tensor(logits, "logits", "SigmoidCrossEntropyWithLogits", name="logits")
-        labels = convert_to_tensor(labels, name="labels",
-                                   preferred_dtype=logits.dtype.base_dtype)
-        if labels.dtype.base_dtype != logits.dtype.base_dtype:
-            raise TypeError(f"labels has type {labels.dtype.base_dtype.name} that does not "
-                            f"match type {logits.dtype.base_dtype.name} of logits. Use tf.cast.")
-        try:
-            labels.get_shape().merge_with(logits.get_shape())
-        except ValueError:
-            raise ValueError(f"logits and labels must have the same shape "
-                             f"({logits.get_shape()} vs {labels.get_shape()})") from None
-        return apply_op("SigmoidCrossEntropyWithLogits", [logits, labels],
-                        {"T": logits.dtype.base_dtype}, name=scope)
-
-
 # -- l2_loss, bias_add ----------------------------------------------------------------
 
 class L2Loss(OpDef):
@@ -626,7 +580,7 @@ class BiasAdd(OpDef):
         if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[axis]:
             raise errors.InvalidArgumentError(
                 None, None, f"Must provide as many biases as the channel dimension of the "
-                f"input tensor: {_dims_text(bias.shape)} vs. {_dims_text(value.shape)}")
+                f"input tensor: {shape_text(bias.shape)} vs. {shape_text(value.shape)}")
         if axis == 1:
             return value + bias.reshape((-1,) + (1,) * (value.ndim - 2))
         return value + bias
@@ -679,233 +633,7 @@ def bias_add(value, bias, data_format=None, name=None):
 def xw_plus_b(x, weights, biases, name=None):
     """matmul(x, weights) + biases."""
     with name_scope(name, "xw_plus_b", [x, weights, biases]) as scope:
-        return bias_add(math_ops.matmul(x, weights), biases, name=scope)
-
-
-def relu_layer(x, weights, biases, name=None):
-    """relu(matmul(x, weights) + biases)."""
-    with name_scope(name, "relu_layer", [x, weights, biases]) as scope:
-        return relu(bias_add(math_ops.matmul(x, weights), biases), name=scope)
-
-
-# -- evaluation helpers: in_top_k, top_k ----------------------------------------------
-
-class InTopKV2(OpDef):
-    """out[i] = True when targets[i] is among the k largest predictions[i] (ties count as
-    in; a row with a non-finite prediction or an out-of-range target gives False)."""
-    differentiable = False
-
-    def shape(op):
-        predictions = op.inputs[0].get_shape().with_rank(2)
-        return TensorShape([predictions[0].merge_with(op.inputs[1].get_shape().with_rank(1)[0])])
-
-    def kernel(predictions, targets, k, T=None):
-        if predictions.ndim != 2 or targets.shape != predictions.shape[:1]:
-            raise errors.InvalidArgumentError(
-                None, None, f"predictions must be 2-D and targets 1-D with one entry per row of "
-                f"predictions, got {_dims_text(predictions.shape)} and "
-                f"{_dims_text(targets.shape)}")
-        n = predictions.shape[1]
-        valid = (targets >= 0) & (targets < n)
-        target_pred = predictions[np.arange(len(targets)), np.where(valid, targets, 0)]
-        valid &= np.isfinite(predictions).all(axis=1)
-        larger = (predictions > target_pred[:, None]).sum(axis=1)
-        return valid & (larger < k)
-
-
-def in_top_k(predictions, targets, k, name=None):
-    """Whether each target is in the top k predictions of its row (a bool vector)."""
-    predictions = _float_tensor(predictions, "predictions", "InTopKV2")
-    targets = convert_to_tensor(targets)
-    k = convert_to_tensor(k, dtype=targets.dtype.base_dtype)
-    return apply_op("InTopKV2", [predictions, targets, k], {"T": targets.dtype.base_dtype},
-                    name=name or "in_top_k", output_dtypes=[_dtypes.bool])
-
-
-def _constant_int(t):
-    """The Python int held by a Const tensor, or None."""
-    if t.op.type == "Const":
-        return int(t.op.get_attr("value"))
-    return None
-
-
-class TopKV2(OpDef):
-    """values, indices of the k largest entries along the last axis, largest first (equal
-    values: the lower index first)."""
-    multi_output = True
-
-    def shape(op):
-        shape = _at_least_rank_1(op.inputs[0].get_shape())
-        k = _constant_int(op.inputs[1])
-        if shape.ndims is None:
-            return [shape, shape]
-        if k is not None and shape[-1].value is not None and shape[-1].value < k:
-            raise ValueError(f"input must have last dimension >= k = {k} but is {shape[-1]}")
-        out = shape[:-1].concatenate([k])
-        return [out, out]
-
-    def kernel(input, k, sorted=True, T=None):  # noqa: A002 -- TF's name
-        k = int(k)
-        if k < 0 or input.ndim < 1 or input.shape[-1] < k:
-            raise errors.InvalidArgumentError(
-                None, None, f"input must have at least k={k} columns (and k must be >= 0); "
-                f"input shape is {_dims_text(input.shape)}")
-        keys = -input if input.dtype.kind in "fi" else -input.astype(np.int64)
-        indices = np.argsort(keys, axis=-1, kind="stable")[..., :k]
-        return np.take_along_axis(input, indices, axis=-1), indices.astype(np.int32)
-
-    def gradient(op, grad_values, grad_indices):
-        grad = apply_op("TopKGrad", [op.inputs[0], op.outputs[1], grad_values],
-                        {"T": grad_values.dtype.base_dtype}, name="TopKGrad",
-                        output_dtypes=[grad_values.dtype.base_dtype])
-        return [grad, None]
-
-
-class TopKGrad(OpDef):
-    """dinput = grad_values scattered back to the positions top_k picked, zeros elsewhere."""
-    differentiable = False
-
-    def shape(op):
-        return op.inputs[0].get_shape()
-
-    def kernel(input, indices, grad, T=None):  # noqa: A002 -- TF's name
-        out = np.zeros(input.shape, dtype=grad.dtype)
-        np.put_along_axis(out, indices.astype(np.intp), grad, axis=-1)
-        return out
-
-
-def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 -- TF's name
-    """(values, indices) of the k largest entries of the last axis, largest first."""
-    x = convert_to_tensor(input)
-    k = convert_to_tensor(k, dtype=_dtypes.int32)
-    values, indices = apply_op("TopKV2", [x, k], {"T": x.dtype.base_dtype, "sorted": sorted},
-                               name=name or "TopKV2",
-                               output_dtypes=[x.dtype.base_dtype, _dtypes.int32])
-    return values, indices
-
-
-# -- statistics: moments, l2_normalize, zero_fraction ---------------------------------
-
-def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
-    """(mean, variance) of x over `axes` (e.g. [0] for per-feature batch statistics)."""
-    if keepdims is not None and keep_dims is not None:
-        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
-    keep = bool(keepdims if keepdims is not None else keep_dims)
-    from .control_flow_ops import stop_gradient
-    with name_scope(name, "moments", [x, axes]):
-        y = convert_to_tensor(x)
-        half = y.dtype.base_dtype == _dtypes.float16
-        if half:
-            y = math_ops.cast(y, _dtypes.float32)
-        mean = math_ops.reduce_mean(y, axes, keepdims=True, name="mean")
-        variance = math_ops.reduce_mean(math_ops.squared_difference(y, stop_gradient(mean)),
-                                        axes, keepdims=True, name="variance")
-        if not keep:
-            mean = array_ops.squeeze(mean, axes)
-            variance = array_ops.squeeze(variance, axes)
-        if half:
-            mean = math_ops.cast(mean, _dtypes.float16)
-            variance = math_ops.cast(variance, _dtypes.float16)
-        return mean, variance
-
-
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
-    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
-    if dim is not None:
-        if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dim'")
-        axis = dim
-    with name_scope(name, "l2_normalize", [x]) as scope:
-        x = convert_to_tensor(x, name="x")
-        square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
-        x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
-        return math_ops.multiply(x, x_inv_norm, name=scope)
-
-
-def zero_fraction(value, name=None):
-    """The fraction of entries of value that are zero (a float32 scalar)."""
-    with name_scope(name, "zero_fraction", [value]):
-        value = convert_to_tensor(value, name="value")
-        zero = array_ops.zeros_like(value)
-        return math_ops.reduce_mean(math_ops.cast(math_ops.equal(value, zero), _dtypes.float32),
-                                    name="fraction")
-
-
-
-def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
-    """(x - mean) / sqrt(variance + variance_epsilon) * scale + offset (offset and scale may
-    be None), usually with the mean and variance of tf.nn.moments."""
-    with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
-        inv = math_ops.rsqrt(variance + variance_epsilon)
-        if scale is not None:
-            inv *= scale
-        return x * inv + (offset - mean * inv if offset is not None else -mean * inv)
-
-
-def _depth_window_sum(a, radius):
-    """sum(a[..., d - radius : d + radius + 1]) for every d of the last axis (zero-padded)."""
-    padded = np.pad(a, [(0, 0)] * (a.ndim - 1) + [(radius, radius)])
-    depth = a.shape[-1]
-    total = padded[..., :depth].copy()
-    for k in range(1, 2 * radius + 1):
-        total += padded[..., k:k + depth]
-    return total
-
-
-class LRN(OpDef):
-    """Local response normalization: y = x / (bias + alpha * sqr_sum) ** beta, where sqr_sum
-    sums x**2 over the depth_radius neighbouring channels on each side (last axis)."""
-    shape = unchanged_shape
-
-    def kernel(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, T=None):  # noqa: A002
-        norm = bias + alpha * _depth_window_sum(np.square(input), depth_radius)
-        return input * norm ** -beta
-
-    def gradient(op, grad):
-        attrs = {k: op.get_attr(k) for k in ("depth_radius", "bias", "alpha", "beta")}
-        return [apply_op("LRNGrad", [grad, op.inputs[0], op.outputs[0]],
-                         {"T": grad.dtype.base_dtype, **attrs}, name="LRNGrad")]
-
-
-class LRNGrad(OpDef):
-    """dx_j = g_j * N_j**-beta - 2 * alpha * beta * x_j * sum over the channels d near j of
-    g_d * y_d / N_d, with N = bias + alpha * sqr_sum as in LRN."""
-    shape = unchanged_shape
-
-    def kernel(input_grads, input_image, output_image, depth_radius=5, bias=1.0, alpha=1.0,
-               beta=0.5, T=None):
-        norm = bias + alpha * _depth_window_sum(np.square(input_image), depth_radius)
-        near = _depth_window_sum(input_grads * output_image / norm, depth_radius)
-        return input_grads * norm ** -beta - (2 * alpha * beta) * input_image * near
-
-
-def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.5,  # noqa: A002
-                                 name=None):
-    """Normalizes each entry of a 4-D tensor by the activity of its neighbouring channels
-    (AlexNet's and the CIFAR-10 tutorial's `norm1` layer)."""
-    x = _float_tensor(input, "input", "LRN")
-    x.get_shape().with_rank(4)
-    return apply_op("LRN", [x], {"T": x.dtype.base_dtype, "depth_radius": int(depth_radius),
-                                 "bias": float(bias), "alpha": float(alpha),
-                                 "beta": float(beta)}, name=name or "LRN")
-
-
-lrn = local_response_normalization
-
-
-def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
-                     max_norm=None):
-    """The rows of `params` (an embedding matrix) picked by `ids`: tf.gather(params, ids).
-    The sandbox supports one params tensor (or a list of one), not sharded embeddings."""
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise NotImplementedError("The sandbox's embedding_lookup takes a single params "
-                                      f"tensor, not {len(params)} shards.")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup(max_norm=...) is not supported.")
-    with name_scope(name, "embedding_lookup", [params, ids]) as scope:
-        return array_ops.gather(params, ids, name=scope)
+        return bias_add(matmul_ops.matmul(x, weights), biases, name=scope)
 
 
 # -- dropout --------------------------------------------------------------------------
@@ -983,385 +711,3 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         y, _ = apply_op("Dropout", inputs, attrs, name=scope,
                         output_dtypes=[x.dtype.base_dtype] * 2)
         return y
-
-
-# -- convolution and pooling ----------------------------------------------------------
-#
-# A 2-D convolution slides a [kh, kw, in_channels, out_channels] filter over an NHWC image.
-# The kernels below use "im2col": a strided *view* of the (padded) input lists every window,
-# shape [N, out_h, out_w, kh, kw, C], without copying. Flattened to a matrix with one row per
-# output position (the one copy), a single matrix multiplication with the filter computes every
-# output at once. The gradients run the same machinery backwards: "col2im" adds each window's
-# gradient back onto the input positions it came from (a loop over the kh * kw filter taps, not
-# over pixels). Pooling loops over the taps too: max_pool is kh * kw np.maximum calls.
-
-def _out_size(in_size, k, stride, dilation, padding):
-    """(output size, padding before, padding after) along one spatial axis -- TF's rule:
-    VALID uses whole windows only, SAME pads so that output = ceil(input / stride)."""
-    eff = (k - 1) * dilation + 1
-    if padding == "VALID":
-        if in_size - eff + stride < 0:
-            raise ValueError(f"Computed output size would be negative: "
-                             f"{(in_size - eff) // stride + 1} [input_size: {in_size}, "
-                             f"effective_filter_size: {eff}, stride: {stride}]")
-        out = (in_size - eff + stride) // stride
-        before = after = 0
-    else:
-        out = -(-in_size // stride)
-        total = max((out - 1) * stride + eff - in_size, 0)
-        before, after = total // 2, total - total // 2
-    return out, before, after
-
-
-class _Window:
-    """The geometry of one sliding window over NHWC input of height h and width w."""
-
-    def __init__(self, h, w, kh, kw, strides, padding, dilations=(1, 1, 1, 1)):
-        self.h, self.w, self.kh, self.kw = h, w, kh, kw
-        self.sh, self.sw = strides[1], strides[2]
-        self.dh, self.dw = dilations[1], dilations[2]
-        try:
-            self.oh, top, bottom = _out_size(h, kh, self.sh, self.dh, padding)
-            self.ow, left, right = _out_size(w, kw, self.sw, self.dw, padding)
-        except ValueError as e:
-            raise errors.InvalidArgumentError(None, None, str(e)) from None
-        self.top, self.left = top, left
-        self.pads = ((0, 0), (top, bottom), (left, right), (0, 0))
-        self.padded = bool(top or bottom or left or right)
-
-    def pad(self, x, value=0):
-        return np.pad(x, self.pads, constant_values=value) if self.padded else x
-
-    def windows(self, xp):
-        """View of padded input [N, H', W', C] as [N, out_h, out_w, kh, kw, C] (no copy)."""
-        n, _, _, c = xp.shape
-        s0, s1, s2, s3 = xp.strides
-        return np.lib.stride_tricks.as_strided(
-            xp, (n, self.oh, self.ow, self.kh, self.kw, c),
-            (s0, s1 * self.sh, s2 * self.sw, s1 * self.dh, s2 * self.dw, s3), writeable=False)
-
-    def taps(self, xp):
-        """For each filter tap (i, j), row by row: the [N, out_h, out_w, C] view of the padded
-        input that the tap reads at every output position. (Pooling loops over these.)"""
-        return [xp[self._tap(i, j)] for i in range(self.kh) for j in range(self.kw)]
-
-    def _tap(self, i, j):
-        """The slice of padded positions that filter tap (i, j) touches, one per output."""
-        return (slice(None), slice(i * self.dh, i * self.dh + self.sh * (self.oh - 1) + 1, self.sh),
-                slice(j * self.dw, j * self.dw + self.sw * (self.ow - 1) + 1, self.sw))
-
-    def add_windows(self, tap_values, n, c, dtype):
-        """col2im: sums tap_values(i, j) -> [N, out_h, out_w, C] back onto the input
-        positions of each tap; returns the unpadded [N, h, w, C] result."""
-        out = np.zeros((n, self.h + self.pads[1][0] + self.pads[1][1],
-                        self.w + self.pads[2][0] + self.pads[2][1], c), dtype=dtype)
-        for i in range(self.kh):
-            for j in range(self.kw):
-                out[self._tap(i, j)] += tap_values(i, j)
-        return out[:, self.top:self.top + self.h, self.left:self.left + self.w]
-
-
-def _get_sequence(value, name, channel_index=3):
-    """strides / dilations / ksize as a 4-list: an int or a 1-, 2- or 4-list, as TF allows."""
-    if isinstance(value, Tensor):
-        raise TypeError(f"{name} must be a Python int or list of ints, not a Tensor")
-    value = [value] if isinstance(value, numbers.Integral) else list(value)
-    if len(value) == 1:
-        value = value * 2
-    if len(value) == 2:
-        value = [1] + value + [1] if channel_index == 3 else [1, 1] + value
-    if len(value) != 4:
-        raise ValueError(f"{name} should be of length 1, 2 or 4 but was {len(value)}")
-    return [int(v) for v in value]
-
-
-def _check_conv_args(padding, data_format, strides, what):
-    if padding not in ("SAME", "VALID"):
-        raise ValueError(f"padding must be 'SAME' or 'VALID', got {padding!r}")
-    if data_format != "NHWC":
-        raise ValueError(f"The sandbox's {what} supports data_format='NHWC' only (as "
-                         f"TensorFlow's CPU kernels), got {data_format!r}")
-    if strides[0] != 1 or strides[3] != 1:
-        raise ValueError(f"Current implementation does not yet support strides in the batch "
-                         f"and depth dimensions (strides={strides}).")
-
-
-def _spatial_shape(op, x_shape, kh, kw, out_c, dilations=(1, 1, 1, 1)):
-    """The static NHWC output shape of a conv / pool op (None where unknown)."""
-    x_shape = x_shape.with_rank(4)
-    strides, padding = op.get_attr("strides"), op.get_attr("padding")
-    dims = [x_shape[0].value]
-    for axis, k in ((1, kh), (2, kw)):
-        size = x_shape[axis].value
-        dims.append(None if size is None or k is None else
-                    _out_size(size, k, strides[axis], dilations[axis], padding)[0])
-    return TensorShape(dims + [out_c])
-
-
-def _known_shape(t, rank):
-    """What the graph knows of the shape that the 1-D int tensor t holds (Const or Shape op)."""
-    if t.op.type == "Const":
-        return TensorShape([int(d) for d in t.op.get_attr("value")])
-    if t.op.type == "Shape":
-        return t.op.inputs[0].get_shape().merge_with(TensorShape([None] * rank))
-    return TensorShape([None] * rank)
-
-
-class Conv2D(OpDef):
-    """2-D convolution of NHWC input with a [kh, kw, in_channels, out_channels] filter."""
-
-    def shape(op):
-        x, f = op.inputs[0].get_shape().with_rank(4), op.inputs[1].get_shape().with_rank(4)
-        if not x[3].is_compatible_with(f[2]):
-            raise ValueError(f"Dimensions must be equal, but are {x[3]} and {f[2]}")
-        return _spatial_shape(op, x, f[0].value, f[1].value, f[3].value,
-                              op.get_attr("dilations"))
-
-    def kernel(input, filter, strides, padding, dilations=(1, 1, 1, 1),  # noqa: A002
-               data_format="NHWC", use_cudnn_on_gpu=True, T=None):
-        kh, kw, c, _ = filter.shape
-        if input.ndim != 4 or input.shape[3] != c:
-            raise errors.InvalidArgumentError(
-                None, None, f"input depth must match the filter's in_channels: input shape "
-                f"{_dims_text(input.shape)}, filter shape {_dims_text(filter.shape)}")
-        n, o = input.shape[0], filter.shape[3]
-        win = _Window(input.shape[1], input.shape[2], kh, kw, strides, padding, dilations)
-        cols = win.windows(win.pad(input)).reshape(-1, kh * kw * c)   # im2col: the one copy
-        return (cols @ filter.reshape(-1, o)).reshape(n, win.oh, win.ow, o)
-
-    def gradient(op, grad):
-        x, f = op.inputs
-        attrs = _conv_attrs(op)
-        return [conv2d_backprop_input(array_ops.shape(x), f, grad, **attrs),
-                conv2d_backprop_filter(x, array_ops.shape(f), grad, **attrs)]
-
-
-class Conv2DBackpropInput(OpDef):
-    """dinput of Conv2D: each output gradient, times the filter, added back onto the input
-    window it came from (col2im)."""
-
-    def shape(op):
-        return _known_shape(op.inputs[0], 4)
-
-    def kernel(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
-               dilations=(1, 1, 1, 1), data_format="NHWC", use_cudnn_on_gpu=True, T=None):
-        n, h, w, c = (int(d) for d in input_sizes)
-        kh, kw = filter.shape[:2]
-        win = _Window(h, w, kh, kw, strides, padding, dilations)
-        # [N*oh*ow, O] x [O, kh*kw*C] -> the gradient of every window: [N, oh, ow, kh, kw, C]
-        o = filter.shape[3]
-        cols = (out_backprop.reshape(-1, o) @ filter.reshape(-1, o).T).reshape(
-            n, win.oh, win.ow, kh, kw, c)
-        return win.add_windows(lambda i, j: cols[:, :, :, i, j], n, c, out_backprop.dtype)
-
-    def gradient(op, grad):
-        _, f, dy = op.inputs
-        attrs = _conv_attrs(op)
-        return [None, conv2d_backprop_filter(grad, array_ops.shape(f), dy, **attrs),
-                conv2d(grad, f, **attrs)]
-
-
-class Conv2DBackpropFilter(OpDef):
-    """dfilter of Conv2D: every input window times its output gradient, summed."""
-
-    def shape(op):
-        return _known_shape(op.inputs[1], 4)
-
-    def kernel(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
-               dilations=(1, 1, 1, 1), data_format="NHWC", use_cudnn_on_gpu=True, T=None):
-        kh, kw, c, o = (int(d) for d in filter_sizes)
-        win = _Window(input.shape[1], input.shape[2], kh, kw, strides, padding, dilations)
-        cols = win.windows(win.pad(input)).reshape(-1, kh * kw * c)   # im2col, as forward
-        return (cols.T @ out_backprop.reshape(-1, o)).reshape(kh, kw, c, o)
-
-    def gradient(op, grad):
-        x, _, dy = op.inputs
-        attrs = _conv_attrs(op)
-        return [conv2d_backprop_input(array_ops.shape(x), grad, dy, **attrs), None,
-                conv2d(x, grad, **attrs)]
-
-
-def _conv_attrs(op):
-    return {k: op.get_attr(k) for k in ("strides", "padding", "dilations", "data_format")}
-
-
-def _conv_op(op_type, inputs, strides, padding, data_format, dilations, name):
-    strides = _get_sequence(strides, "strides")
-    dilations = _get_sequence(dilations, "dilations")
-    _check_conv_args(padding, data_format, strides, "conv2d")
-    dtype = next(t.dtype.base_dtype for t in inputs if t.dtype.base_dtype.is_floating)
-    return apply_op(op_type, inputs, {"T": dtype, "strides": strides, "padding": padding,
-                                      "dilations": dilations, "data_format": data_format,
-                                      "use_cudnn_on_gpu": True},
-                    name=name or op_type, output_dtypes=[dtype])
-
-
-def conv2d(input, filter=None, strides=None, padding=None,  # noqa: A002 -- TF's names
-           use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1), name=None,
-           filters=None):
-    """2-D convolution: input [batch, height, width, in_channels], filter [filter_height,
-    filter_width, in_channels, out_channels], strides e.g. [1, 1, 1, 1], padding 'SAME' or
-    'VALID'. Output: [batch, out_height, out_width, out_channels]."""
-    if filters is not None:
-        if filter is not None:
-            raise ValueError("Cannot specify both 'filters' and 'filter'")
-        filter = filters  # noqa: A001
-    if filter is None or strides is None or padding is None:
-        raise TypeError("conv2d() needs input, filter, strides and padding")
-    x = _float_tensor(input, "input", "Conv2D")
-    f = convert_to_tensor(filter, dtype=x.dtype.base_dtype)
-    return _conv_op("Conv2D", [x, f], strides, padding, data_format or "NHWC", dilations, name)
-
-
-def conv2d_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
-                          padding, use_cudnn_on_gpu=True, data_format="NHWC",
-                          dilations=(1, 1, 1, 1), name=None):
-    """The gradient of conv2d with respect to its input (of shape input_sizes)."""
-    sizes = convert_to_tensor(input_sizes, dtype=_dtypes.int32) \
-        if not isinstance(input_sizes, Tensor) else input_sizes
-    dy = convert_to_tensor(out_backprop)
-    f = convert_to_tensor(filter, dtype=dy.dtype.base_dtype)
-    return _conv_op("Conv2DBackpropInput", [sizes, f, dy], strides, padding, data_format,
-                    dilations, name)
-
-
-def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
-                           padding, use_cudnn_on_gpu=True, data_format="NHWC",
-                           dilations=(1, 1, 1, 1), name=None):
-    """The gradient of conv2d with respect to its filter (of shape filter_sizes)."""
-    x = convert_to_tensor(input)
-    sizes = convert_to_tensor(filter_sizes, dtype=_dtypes.int32) \
-        if not isinstance(filter_sizes, Tensor) else filter_sizes
-    dy = convert_to_tensor(out_backprop, dtype=x.dtype.base_dtype)
-    return _conv_op("Conv2DBackpropFilter", [x, sizes, dy], strides, padding, data_format,
-                    dilations, name)
-
-
-class _PoolOp(OpDef):
-    abstract = True
-
-    def shape(op):
-        ksize = op.get_attr("ksize")
-        x = op.inputs[0].get_shape().with_rank(4)
-        return _spatial_shape(op, x, ksize[1], ksize[2], x[3].value)
-
-
-def _pool_window(x_shape, ksize, strides, padding):
-    if len(x_shape) != 4:
-        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional NHWC, "
-                                          f"got shape {_dims_text(x_shape)}")
-    return _Window(x_shape[1], x_shape[2], ksize[1], ksize[2], strides, padding)
-
-
-def _lowest(dtype):
-    return -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
-
-
-class MaxPool(_PoolOp):
-    """The maximum of each ksize window (SAME padding never wins: it is -inf)."""
-
-    def kernel(input, ksize, strides, padding, data_format="NHWC", T=None):  # noqa: A002
-        win = _pool_window(input.shape, ksize, strides, padding)
-        taps = win.taps(win.pad(input, _lowest(input.dtype)))
-        out = taps[0].copy()
-        for tap in taps[1:]:
-            np.maximum(out, tap, out=out)
-        return out
-
-    def gradient(op, grad):
-        attrs = {k: op.get_attr(k) for k in ("ksize", "strides", "padding", "data_format")}
-        return [apply_op("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad],
-                         {"T": grad.dtype.base_dtype, **attrs}, name="MaxPoolGrad")]
-
-
-class MaxPoolGrad(OpDef):
-    """dinput of MaxPool: each window's gradient goes to the (first) position of its max."""
-
-    def shape(op):
-        return op.inputs[0].get_shape()
-
-    def kernel(orig_input, orig_output, grad, ksize, strides, padding, data_format="NHWC",
-               T=None):
-        n, _, _, c = orig_input.shape
-        win = _pool_window(orig_input.shape, ksize, strides, padding)
-        taps = win.taps(win.pad(orig_input, _lowest(orig_input.dtype)))
-        taken = np.zeros(orig_output.shape, dtype=bool)    # windows whose max was found
-
-        def tap_grad(i, j):     # called tap by tap, row by row: the first max wins
-            hit = taps[i * win.kw + j] == orig_output
-            hit &= ~taken
-            taken[...] |= hit
-            return grad * hit
-        return win.add_windows(tap_grad, n, c, grad.dtype)
-
-
-class AvgPool(_PoolOp):
-    """The mean of each ksize window (with SAME padding: the mean of its real entries)."""
-
-    def kernel(value, ksize, strides, padding, data_format="NHWC", T=None):
-        win = _pool_window(value.shape, ksize, strides, padding)
-        taps = win.taps(win.pad(value))
-        sums = taps[0].copy()
-        for tap in taps[1:]:
-            sums += tap
-        return sums / _window_counts(win, value.dtype)
-
-    def gradient(op, grad):
-        attrs = {k: op.get_attr(k) for k in ("ksize", "strides", "padding", "data_format")}
-        return [apply_op("AvgPoolGrad", [array_ops.shape(op.inputs[0]), grad],
-                         {"T": grad.dtype.base_dtype, **attrs}, name="AvgPoolGrad",
-                         output_dtypes=[grad.dtype.base_dtype])]
-
-
-def _window_counts(win, dtype):
-    """How many real (unpadded) entries each window covers: [1, out_h, out_w, 1]."""
-    ones = win.pad(np.ones((1, win.h, win.w, 1), dtype=dtype))
-    return win.windows(ones).sum(axis=(3, 4))
-
-
-class AvgPoolGrad(OpDef):
-    """dinput of AvgPool: each window's gradient, divided by its size, spread over it."""
-
-    def shape(op):
-        return _known_shape(op.inputs[0], 4)
-
-    def kernel(orig_input_shape, grad, ksize, strides, padding, data_format="NHWC", T=None):
-        n, h, w, c = (int(d) for d in orig_input_shape)
-        win = _Window(h, w, ksize[1], ksize[2], strides, padding)
-        share = grad / _window_counts(win, grad.dtype)
-        return win.add_windows(lambda i, j: share, n, c, grad.dtype)
-
-    def gradient(op, grad):
-        attrs = {k: op.get_attr(k) for k in ("ksize", "strides", "padding", "data_format")}
-        return [None, avg_pool(grad, **attrs)]
-
-
-def _pool(op_type, value, ksize, strides, padding, data_format, name):
-    ksize = _get_sequence(ksize, "ksize")
-    strides = _get_sequence(strides, "strides")
-    _check_conv_args(padding, data_format or "NHWC", strides, op_type)
-    if ksize[0] != 1 or ksize[3] != 1:
-        raise ValueError(f"Pooling is supported over height and width only: ksize must be "
-                         f"[1, kh, kw, 1], got {ksize}")
-    x = _float_tensor(value, "value", op_type) if op_type == "AvgPool" else \
-        convert_to_tensor(value, name="input")
-    return apply_op(op_type, [x], {"T": x.dtype.base_dtype, "ksize": ksize, "strides": strides,
-                                   "padding": padding, "data_format": "NHWC"},
-                    name=name or op_type)
-
-
-def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None,
-             input=None):  # noqa: A002 -- TF's name
-    """The maximum over each [1, kh, kw, 1] window of an NHWC tensor, e.g. 2x2 pooling:
-    max_pool(x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME')."""
-    if input is not None:
-        value = input
-    return _pool("MaxPool", value, ksize, strides, padding, data_format, name)
-
-
-def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None,
-             input=None):  # noqa: A002 -- TF's name
-    """The mean over each [1, kh, kw, 1] window of an NHWC tensor."""
-    if input is not None:
-        value = input
-    return _pool("AvgPool", value, ksize, strides, padding, data_format, name)

@@ -260,6 +260,7 @@ class Executor:
                     if stats is not None:
                         stats.append((node["name"], node["op"], node.get("device", ""), start,
                                       time.time_ns()))
+            node = None                             # what follows is no node's doing
             outputs = [vals[s] for s in self._fetch_slots]
             for i, needs_deref in enumerate(self._fetch_deref):
                 if needs_deref:
@@ -272,6 +273,26 @@ class Executor:
         except Exception as e:
             if node is None:
                 raise
-            raise errors.InvalidArgumentError(
-                node["name"], None, f"{node['op']} op {node['name']!r} failed: "
-                f"{type(e).__name__}: {e}") from e
+            raise _kernel_failure(node, e) from e
+
+
+# What NumPy raises for inputs a kernel cannot take (shapes that do not broadcast, an index
+# out of range, a value of the wrong kind): the op's InvalidArgumentError, as TF's kernels
+# report bad inputs. Anything else a kernel raises is a bug in that kernel: an InternalError.
+_BAD_INPUT = (ValueError, TypeError, IndexError, ArithmeticError)
+
+
+def _kernel_failure(node, e):
+    """The OpError for a plain Python exception `e` raised by the kernel of `node`, naming the
+    op, its type and the device (so the task) it ran on."""
+    where = f"{node['op']} op {node['name']!r}"
+    device = node.get("device")
+    if device:
+        where += f" on {device}"
+    if isinstance(e, _BAD_INPUT):
+        return errors.InvalidArgumentError(node["name"], None,
+                                           f"{where} failed: {type(e).__name__}: {e}")
+    return errors.InternalError(
+        node["name"], None, f"Internal error in {where}: {type(e).__name__}: {e}. This is a "
+        f"bug in the sandbox's kernel of {node['op']}, not in your program; please report it "
+        "with this message.")

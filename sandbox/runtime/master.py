@@ -216,13 +216,24 @@ class MasterService:
             if deadline is not None and now >= deadline:
                 raise errors.DeadlineExceededError(
                     None, None, f"CreateSession gave up after {timeout_ms} ms waiting for "
-                    f"{', '.join(pending)}: the task is not up (start it, or check its address "
-                    "in the ClusterSpec; use device_filters to leave it out).")
+                    f"{', '.join(pending)}: {self._not_answering(tasks, pending)}")
             if now - last_log >= _WAIT_LOG_EVERY:
                 last_log = now
-                for task in pending:
+                for task in pending:         # TF's line (master.cc), that a student can search
                     self.log(f"CreateSession still waiting for response from worker: {task}")
+                self.log(f"  {len(pending)} of the {len(tasks)} tasks of this session have "
+                         f"not answered: {self._not_answering(tasks, pending)}")
             time.sleep(0.2 if deadline is None else max(0.0, min(0.2, deadline - now)))
+
+    def _not_answering(self, tasks, pending):
+        """Which tasks have not answered, why that may be, and what to do."""
+        where = ", ".join(f"{t} at {_address(self.peers, t)}" for t in pending)
+        used = [t for t in tasks if t not in pending]
+        filters = [t.replace("/replica:0", "") for t in used]
+        return (f"{where}. Such a task has not started yet, or it has exited (or its address "
+                "in the ClusterSpec is wrong); a session waits until every task it may use "
+                "answers. Start it -- or, if this session does not need it, limit the session "
+                f"to the tasks it uses: tf.ConfigProto(device_filters={filters}).")
 
     def session(self, handle):
         session = self._sessions.get(handle)
@@ -313,6 +324,11 @@ class StepOutcome:
         if self.failures:
             raise _root_cause(self.failures)
         return self.fetched, self.stats
+
+
+def _address(peers, task):
+    host, port = peers.addresses.get(task, ("?", "?"))
+    return f"{host}:{port}"
 
 
 def _passes(task, filters):

@@ -55,9 +55,12 @@ class Peers:
         except transport.AuthenticationError as e:
             raise errors.UnauthenticatedError(None, None, f"{task} at {_fmt(address)} refused "
                                               f"the connection: {e}") from None
-        except OSError as e:
+        except (OSError, OverflowError) as e:
             raise errors.UnavailableError(None, None, f"{task} at {_fmt(address)} is "
-                                          f"unavailable: {e.strerror or e}") from None
+                                          f"unavailable: {getattr(e, 'strerror', None) or e}. "
+                                          "Is that task running (started, and not exited), and "
+                                          f"is {_fmt(address)} its address in the ClusterSpec?"
+                                          ) from None
 
     def call(self, task, method, timeout=None, **kwargs):
         """Sends a request and waits for the reply -- at most `timeout` seconds if given

@@ -11,6 +11,7 @@ Each request is a message {"method": ..., arguments}; the reply is {"ok": result
 {"error": [code, message, node]}, turned back into the same tf.errors class on the caller's side.
 Every message is recorded in the task's trace ring (runtime/trace.py).
 """
+import errno
 import inspect
 import os
 import sys
@@ -25,7 +26,7 @@ from .simulation import Knobs
 from .trace import UNTRACED_METHODS, TraceRing
 from .worker import WorkerService
 
-__all__ = ["TaskServer", "task_name", "parse_address"]
+__all__ = ["TaskServer", "task_name", "parse_address", "checked_address"]
 
 
 def task_name(job, index):
@@ -39,6 +40,31 @@ def parse_address(address):
     return host.strip("[]"), int(port)
 
 
+def checked_address(job, index, address, own=False):
+    """(host, port) of task `index` of `job`, or the InvalidArgumentError TF's server gives
+    when it starts (grpc_server_lib.cc GetPort for its own address, grpc_channel.cc
+    ValidateHostPortPair for the others'), naming the task and saying what to write."""
+    host, sep, port = address.rpartition(":")
+    where = f"job {job!r}, task {index} ({task_name(job, index)})"
+    example = "e.g. 'localhost:2222'" + (" or 'localhost:0' for any free port" if own else "")
+    if "://" in address:
+        fix = f"write {address.split('://', 1)[1]!r}, without the protocol prefix"
+    elif not sep or not port.isdigit():
+        fix = f"an address must be 'host:port' with a port number, {example}"
+    elif "/" in host:
+        fix = f"the host part {host!r} cannot hold a '/', {example}"
+    elif int(port) > 65535:
+        fix = f"a port is a number in 0..65535, {example}"
+    else:
+        return host.strip("[]"), int(port)
+    if own:
+        text = f'Could not parse port for local server from "{address}"'
+    else:
+        text = f'Could not interpret "{address}" as a host-port pair'
+    raise errors.InvalidArgumentError(None, None, f"{text}: the ClusterSpec's address of {where}"
+                                      f" is {address!r}; {fix}.")
+
+
 class TaskServer:
     """The server of task (`job_name`, `task_index`) of `cluster_spec`."""
 
@@ -49,7 +75,12 @@ class TaskServer:
         self.task = task_name(job_name, task_index)
         self.cluster_spec = cluster_spec
         address = cluster_spec.task_address(job_name, task_index)
-        host, port = parse_address(address)
+        host, port = checked_address(job_name, task_index, address, own=True)
+        addresses = {}                    # every address is checked before anything starts
+        for job in cluster_spec.jobs:
+            for index in cluster_spec.task_indices(job):
+                addresses[task_name(job, index)] = checked_address(
+                    job, index, cluster_spec.task_address(job, index))
         self.secret = secret if secret is not None else cluster_secret.secret_for((host, port))
         self._log = log or self._stderr_log
         if listener is None:
@@ -57,18 +88,11 @@ class TaskServer:
             try:
                 listener = transport.Listener((bind_host, port), self.secret)
             except OSError as e:
-                raise errors.UnknownError(
-                    None, None, f"Could not start the server of {self.task} at {address}: "
-                    f"{e.strerror or e}. Is another server (or an old process) already using "
-                    "that port? Stop it, or choose another port in the ClusterSpec.") from None
+                raise errors.UnknownError(None, None, _bind_failure(
+                    job_name, task_index, address, e)) from None
         self.listener = listener
         self.address = listener.address
         cluster_secret.register((host, self.address[1]), self.secret)
-        addresses = {}
-        for job in cluster_spec.jobs:
-            for index in cluster_spec.task_indices(job):
-                addresses[task_name(job, index)] = parse_address(
-                    cluster_spec.task_address(job, index))
         self.trace = TraceRing()
         self.knobs = Knobs(self.task)
         self.peers = Peers(addresses, self.secret, owner=self.task, knobs=self.knobs,
@@ -281,6 +305,19 @@ class _Handler:
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         self.params = {p.name for p in params}
         self.required = {p.name for p in params if p.default is p.empty} - {"conn"}
+
+
+def _bind_failure(job, index, address, e):
+    """Why the server of task `index` of `job` cannot listen at `address`, and what to do."""
+    why = e.strerror or str(e)
+    if e.errno == errno.EADDRINUSE:
+        advice = ("Is another server (or an old process) already using that port? Stop it, or "
+                  "choose another port in the ClusterSpec.")
+    else:
+        advice = ("A server listens at the host of its own address, so that host must be this "
+                  "machine: 'localhost', this machine's name or one of its IP addresses.")
+    return (f"Could not start the server of job {job!r}, task {index} "
+            f"({task_name(job, index)}) at {address}: {why}. {advice}")
 
 
 def _node_name(e):

@@ -143,7 +143,9 @@ class WorkerService:
                 failures.append(e)
                 self.rendezvous.abort(step_id, e)
             except Exception as e:  # a bug: report it, do not kill the task
-                failures.append(errors.InternalError(None, None, f"{type(e).__name__}: {e}"))
+                failures.append(errors.InternalError(
+                    None, None, f"Internal error in {self.task} while running its graph piece "
+                    f"for {device}: {type(e).__name__}: {e}"))
                 self.rendezvous.abort(step_id, failures[-1])
 
         with self._lock:

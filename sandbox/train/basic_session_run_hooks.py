@@ -35,6 +35,15 @@ __all__ = ["SecondOrStepTimer", "LoggingTensorHook", "StopAtStepHook", "Checkpoi
 _GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
 
 
+def _no_global_step(hook):
+    """TF's words, then what to do about it."""
+    return (f"Global step should be created to use {hook}. Create it while you build the "
+            "graph, before the session starts: global_step = "
+            "tf.train.get_or_create_global_step(), and pass it to the optimizer -- "
+            "optimizer.minimize(loss, global_step=global_step) -- so that every training "
+            "step adds one to it.")
+
+
 # -- timers ------------------------------------------------------------------------------
 
 class _HookTimer:
@@ -248,7 +257,7 @@ class StopAtStepHook(SessionRunHook):
     def begin(self):
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
-            raise RuntimeError("Global step should be created to use StopAtStepHook.")
+            raise RuntimeError(_no_global_step("StopAtStepHook"))
 
     def after_create_session(self, session, coord):
         if self._last_step is None:
@@ -305,7 +314,7 @@ class CheckpointSaverHook(SessionRunHook):
         self._summary_writer = _summary_writer_for(self._checkpoint_dir)
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
-            raise RuntimeError("Global step should be created to use CheckpointSaverHook.")
+            raise RuntimeError(_no_global_step("CheckpointSaverHook"))
         for listener in self._listeners:
             listener.begin()
 
@@ -390,7 +399,7 @@ class StepCounterHook(SessionRunHook):
             self._summary_writer = _summary_writer_for(self._output_dir)
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
-            raise RuntimeError("Global step should be created to use StepCounterHook.")
+            raise RuntimeError(_no_global_step("StepCounterHook"))
         self._summary_tag = get_global_step().op.name + "/sec"
 
     def before_run(self, run_context):
@@ -479,7 +488,7 @@ class SummarySaverHook(SessionRunHook):
         self._next_step = None
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
-            raise RuntimeError("Global step should be created to use SummarySaverHook.")
+            raise RuntimeError(_no_global_step("SummarySaverHook"))
 
     def before_run(self, run_context):
         self._request_summary = (self._next_step is None or
@@ -530,7 +539,7 @@ class GlobalStepWaiterHook(SessionRunHook):
         self._worker_is_started = False
         self._global_step_tensor = _get_or_create_global_step_read()
         if self._global_step_tensor is None:
-            raise RuntimeError("Global step should be created to use _GlobalStepWaiterHook.")
+            raise RuntimeError(_no_global_step("_GlobalStepWaiterHook"))
 
     def before_run(self, run_context):
         if self._worker_is_started:

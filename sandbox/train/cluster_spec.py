@@ -22,17 +22,19 @@ know some of its peers (`{"worker": {1: "localhost:2224"}}`).
 
 TensorFlow also represents a cluster as a `ClusterDef` protocol buffer. The sandbox has no
 protocol buffers, so `ClusterDef` and `JobDef` below are small plain-data classes with the
-same fields; `str(cluster_def)` prints the same protobuf text form TensorFlow prints, and
-`ClusterDef.from_text` reads it back.
+same fields; `str(cluster_def)` prints the same protobuf text form TensorFlow prints.
 
-Unlike TensorFlow (which checks addresses only when a server starts), the sandbox checks every
-entry here, so a typo is reported where it is written: job names must be usable in a device
-name ("/job:NAME"), addresses must be "host:port" with a port in 1..65535, task indices are
-non-negative integers and no address may be used by two tasks. Port 0 is also accepted, as in
-TensorFlow: it asks the operating system for any free port when the server starts (that is what
-`tf.train.Server.create_local_server()` uses); other processes cannot know such a port, so it
-is only useful for a task nobody else connects to.
+As in TensorFlow, a ClusterSpec is only a description: an address is any string
+(`ClusterSpec({"job": ["host:port"]})` is fine). Addresses are checked where they are used --
+when a server starts (`tf.train.Server` must be able to read a port in every address of the
+cluster, and to listen at its own) and when a task first connects to another one -- and those
+errors name the job, the task and the address. Job names must be usable in a device name
+("/job:NAME") and task indices are non-negative integers. Port 0 asks the operating system for
+any free port when the server starts (that is what `tf.train.Server.create_local_server()`
+uses); other processes cannot know such a port, so it is only useful for a task nobody else
+connects to.
 """
+import difflib
 import re
 
 __all__ = ["ClusterSpec", "ClusterDef", "JobDef"]
@@ -93,11 +95,6 @@ class ClusterDef:
             lines.append("}")
         return "".join(line + "\n" for line in lines)
 
-    @classmethod
-    def from_text(cls, text):
-        """Parses the protobuf text form printed by `str(cluster_def)`."""
-        return _TextParser(text).parse_cluster_def()
-
 
 _ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
             ord("'"): "\\'", ord("\\"): "\\\\"}
@@ -118,160 +115,10 @@ def _quote(value):
     return '"' + "".join(out) + '"'
 
 
-_TOKEN = re.compile(r'\s+|#[^\n]*|(?P<tok>[A-Za-z_][A-Za-z0-9_]*|-?\d+|"(?:[^"\\\n]|\\.)*"'
-                    r"|'(?:[^'\\\n]|\\.)*'|[{}<>:;,])")
-_UNESCAPE = {"n": b"\n", "r": b"\r", "t": b"\t", '"': b'"', "'": b"'", "\\": b"\\",
-             "a": b"\a", "b": b"\b", "f": b"\f", "v": b"\v", "?": b"?"}
-
-
-class _TextParser:
-    """A tiny reader for the text form of ClusterDef (fields job, name, tasks, key, value)."""
-
-    def __init__(self, text):
-        if not isinstance(text, str):
-            raise TypeError(f"ClusterDef.from_text expects a string, got {type(text).__name__}")
-        self.tokens = []  # (token, line number)
-        pos = 0
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if m is None:
-                line = text.count("\n", 0, pos) + 1
-                raise ValueError(f"ClusterDef text, line {line}: unexpected character "
-                                 f"{text[pos]!r}")
-            if m.group("tok"):
-                self.tokens.append((m.group("tok"), text.count("\n", 0, pos) + 1))
-            pos = m.end()
-        self.pos = 0
-
-    def _error(self, what):
-        if self.pos < len(self.tokens):
-            tok, line = self.tokens[self.pos]
-            return ValueError(f"ClusterDef text, line {line}: {what}, found {tok!r}")
-        return ValueError(f"ClusterDef text: {what}, found the end of the text")
-
-    def _peek(self):
-        return self.tokens[self.pos][0] if self.pos < len(self.tokens) else None
-
-    def _next(self, what):
-        tok = self._peek()
-        if tok is None:
-            raise self._error(f"expected {what}")
-        self.pos += 1
-        return tok
-
-    def _skip_separator(self):
-        if self._peek() in (";", ","):
-            self.pos += 1
-
-    def _open(self):
-        """After a message field name: optional ':' then '{' or '<'. Returns the closer."""
-        if self._peek() == ":":
-            self.pos += 1
-        tok = self._peek()
-        if tok not in ("{", "<"):
-            raise self._error("expected '{'")
-        self.pos += 1
-        return "}" if tok == "{" else ">"
-
-    def _scalar(self, what):
-        if self._peek() != ":":
-            raise self._error(f"expected ':' before the {what}")
-        self.pos += 1
-        tok = self._next(what)
-        return tok
-
-    def _string(self, what):
-        tok = self._scalar(what)
-        if tok[0] not in "\"'":
-            self.pos -= 1
-            raise self._error(f"expected a quoted string for {what}")
-        parts = [tok]
-        while self._peek() and self._peek()[0] in "\"'":  # adjacent literals concatenate
-            parts.append(self._next(what))
-        return b"".join(_unquote(p) for p in parts).decode("utf-8")
-
-    def _int(self, what):
-        tok = self._scalar(what)
-        if not re.fullmatch(r"-?\d+", tok):
-            self.pos -= 1
-            raise self._error(f"expected an integer for {what}")
-        return int(tok)
-
-    def parse_cluster_def(self):
-        cluster_def = ClusterDef()
-        while self._peek() is not None:
-            if self._next("'job'") != "job":
-                self.pos -= 1
-                raise self._error("expected 'job'")
-            cluster_def.job.append(self._job_def())
-            self._skip_separator()
-        return cluster_def
-
-    def _job_def(self):
-        close = self._open()
-        job_def = JobDef()
-        while self._peek() != close:
-            field = self._next(f"'{close}'")
-            if field == "name":
-                job_def.name = self._string("job name")
-            elif field == "tasks":
-                key, value = self._task_entry()
-                job_def.tasks[key] = value
-            else:
-                self.pos -= 1
-                raise self._error("expected 'name' or 'tasks' in a job")
-            self._skip_separator()
-        self.pos += 1
-        return job_def
-
-    def _task_entry(self):
-        close = self._open()
-        key, value = 0, ""  # protobuf map-entry defaults
-        while self._peek() != close:
-            field = self._next(f"'{close}'")
-            if field == "key":
-                key = self._int("task index")
-            elif field == "value":
-                value = self._string("task address")
-            else:
-                self.pos -= 1
-                raise self._error("expected 'key' or 'value' in tasks")
-            self._skip_separator()
-        self.pos += 1
-        return key, value
-
-
-def _unquote(literal):
-    body, out, i = literal[1:-1], bytearray(), 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            out += ch.encode("utf-8")
-            i += 1
-            continue
-        nxt = body[i + 1]
-        octal = re.match(r"[0-7]{1,3}", body[i + 1:])
-        if octal:
-            out.append(int(octal.group(), 8) & 0xFF)
-            i += 1 + len(octal.group())
-        elif nxt == "x" and re.match(r"[0-9a-fA-F]{1,2}", body[i + 2:]):
-            hexa = re.match(r"[0-9a-fA-F]{1,2}", body[i + 2:]).group()
-            out.append(int(hexa, 16))
-            i += 2 + len(hexa)
-        elif nxt in _UNESCAPE:
-            out += _UNESCAPE[nxt]
-            i += 2
-        else:
-            raise ValueError(f"ClusterDef text: unknown escape '\\{nxt}' in {literal}")
-    return bytes(out)
-
-
 # ---------------------------------------------------------------------------------------------
-# Validation of job names, task indices and addresses
+# Validation of job names, task indices and address types
 # ---------------------------------------------------------------------------------------------
 _JOB_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # what "/job:NAME" accepts in a device name
-_HOST = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?")
-_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(%[A-Za-z0-9_.-]+)?\]")
 
 
 def _as_text(value):
@@ -309,52 +156,19 @@ def _check_task_index(job_name, index):
 
 
 def _check_address(job_name, index, address):
-    where = f"job {job_name!r}, task {index}"
+    """TF accepts any bytes or unicode string here; what it means is checked when a server
+    starts or a task connects (runtime/task_server.py)."""
     address = _as_text(address)
     if not isinstance(address, str):
-        raise TypeError(f"Task address {address!r} ({where}) must be bytes or unicode (a string "
-                        f"such as 'localhost:2222'), got {type(address).__name__}")
-    example = "e.g. 'localhost:2222' or '[::1]:2222'"
-    if "://" in address:
-        raise ValueError(f"Task address {address!r} ({where}) must be 'host:port' without a "
-                         f"protocol prefix: write {address.split('://', 1)[1]!r}")
-    if address.startswith("["):  # IPv6 literal: "[::1]:2222"
-        host, sep, port = address.partition("]")
-        host += sep
-        if not sep or not _IPV6.fullmatch(host):
-            raise ValueError(f"Task address {address!r} ({where}) is not a valid 'host:port' "
-                             f"address: an IPv6 host must be in brackets, {example}")
-        if not port.startswith(":"):
-            raise ValueError(f"Task address {address!r} ({where}) has no port: an address must "
-                             f"be 'host:port', {example}")
-        port = port[1:]
-    else:
-        if ":" not in address:
-            raise ValueError(f"Task address {address!r} ({where}) has no port: an address must "
-                             f"be 'host:port', {example}")
-        host, _, port = address.rpartition(":")
-        if ":" in host:
-            raise ValueError(f"Task address {address!r} ({where}) is not a valid 'host:port' "
-                             f"address: put an IPv6 host in brackets, {example}")
-        if not _HOST.fullmatch(host):
-            raise ValueError(f"Task address {address!r} ({where}) has an invalid host {host!r}: "
-                             f"an address must be 'host:port', {example}")
-    if not re.fullmatch(r"\d+", port) or not 0 <= int(port) <= 65535:
-        raise ValueError(f"Task address {address!r} ({where}) has an invalid port {port!r}: "
-                         f"the port must be an integer in 1..65535 (or 0 for any free port), "
-                         f"{example}")
+        raise TypeError(f"Task address {address!r} (job {job_name!r}, task {index}) must be "
+                        f"bytes or unicode (a string such as 'localhost:2222'), got "
+                        f"{type(address).__name__}")
     return address
-
-
-def _normalize_address(address):
-    """The form used to detect two tasks sharing one address (host names are case-blind)."""
-    host, _, port = address.rpartition(":")
-    return f"{host.lower()}:{int(port)}"
 
 
 def _check_cluster(spec):
     """Validates {job: {index: address}}; returns the same with cleaned, job-sorted entries."""
-    checked, owner = {}, {}
+    checked = {}
     for job_name in spec:
         if not isinstance(_as_text(job_name), str):  # before sorting, which would fail
             _check_job_name(job_name)
@@ -368,15 +182,6 @@ def _check_cluster(spec):
             if index in job:
                 raise ValueError(f"Task index {index} appears twice in job {name!r}")
             job[index] = _check_address(name, index, address)
-            key = _normalize_address(job[index])
-            if key.endswith(":0"):  # port 0: each server gets its own free port
-                continue
-            if key in owner:
-                other_job, other_index = owner[key]
-                raise ValueError(f"Task address {job[index]!r} is used by two tasks: job "
-                                 f"{other_job!r} task {other_index} and job {name!r} task "
-                                 f"{index}; every task needs its own 'host:port'")
-            owner[key] = (name, index)
         checked[name] = dict(sorted(job.items()))
     return checked
 
@@ -481,7 +286,8 @@ class ClusterSpec:
         try:
             return self._cluster_spec[job_name]
         except (KeyError, TypeError):
-            raise ValueError("No such job in cluster: %r" % (job_name,)) from None
+            raise ValueError(f"No such job in cluster: {job_name!r}; its jobs are "
+                             f"{self.jobs}{_did_you_mean(job_name, self.jobs)}") from None
 
     def num_tasks(self, job_name):
         """The number of tasks defined in `job_name` (ValueError if there is no such job)."""
@@ -497,7 +303,8 @@ class ClusterSpec:
         try:
             return job[task_index]
         except (KeyError, TypeError):
-            raise ValueError("No task with index %r in job %r" % (task_index, job_name)) from None
+            raise ValueError(f"No task with index {task_index!r} in job {job_name!r}; its "
+                             f"tasks are {sorted(job)}") from None
 
     def job_tasks(self, job_name):
         """The addresses of `job_name` as a list indexed by task index.
@@ -510,3 +317,8 @@ class ClusterSpec:
         for index, address in job.items():
             ret[index] = address
         return ret
+
+
+def _did_you_mean(name, names):
+    close = difflib.get_close_matches(str(_as_text(name)), names, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

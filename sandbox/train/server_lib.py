@@ -10,14 +10,16 @@ socket; "localhost" listens on loopback only) and offers a master service (for
 variables live). Unlike TensorFlow's, a sandbox server can be stopped: `server.stop()`.
 """
 from ..client.config import ConfigProto
+from ..framework import errors
 from ..runtime.task_server import TaskServer
-from .cluster_spec import ClusterSpec
+from .cluster_spec import ClusterSpec, _quote
 
 __all__ = ["Server", "ServerDef"]
 
 
 class ServerDef:
-    """The description of one server: cluster, job_name, task_index, protocol, config."""
+    """The description of one server: cluster (a ClusterDef), job_name, task_index, protocol,
+    default_session_config. `str(server_def)` is the protobuf text form TF prints."""
 
     def __init__(self, cluster=None, job_name=None, task_index=None, protocol="grpc",
                  default_session_config=None):
@@ -27,14 +29,33 @@ class ServerDef:
         self.protocol = protocol
         self.default_session_config = default_session_config
 
+    def _copy(self):
+        return ServerDef(self.cluster, self.job_name, self.task_index, self.protocol,
+                         self.default_session_config)
+
     def __repr__(self):
         return (f"ServerDef(job_name={self.job_name!r}, task_index={self.task_index}, "
                 f"protocol={self.protocol!r}, cluster={self.cluster!r})")
 
+    def __str__(self):
+        # proto3 leaves out fields that hold their default (0, ""), as TF's text form does
+        lines = []
+        if self.cluster is not None and self.cluster.job:
+            lines.append("cluster {")
+            lines += ["  " + line for line in str(self.cluster).splitlines()]
+            lines.append("}")
+        if self.job_name:
+            lines.append(f"job_name: {_quote(self.job_name)}")
+        if self.task_index:
+            lines.append(f"task_index: {self.task_index}")
+        if self.protocol:
+            lines.append(f"protocol: {_quote(self.protocol)}")
+        return "".join(line + "\n" for line in lines)
+
 
 def _make_server_def(server_or_cluster_def, job_name, task_index, protocol, config):
     if isinstance(server_or_cluster_def, ServerDef):
-        server_def = server_or_cluster_def
+        server_def = server_or_cluster_def._copy()      # TF merges into a new ServerDef
         if job_name is not None:
             server_def.job_name = job_name
         if task_index is not None:
@@ -44,7 +65,11 @@ def _make_server_def(server_or_cluster_def, job_name, task_index, protocol, conf
         if config is not None:
             server_def.default_session_config = config
         return server_def
-    cluster_spec = ClusterSpec(server_or_cluster_def)
+    try:
+        cluster_spec = ClusterSpec(server_or_cluster_def)
+    except TypeError as e:
+        raise TypeError("Could not convert `server_or_cluster_def` to a `tf.train.ServerDef` "
+                        f"or `tf.train.ClusterSpec`: {e}") from None
     if job_name is None:
         if len(cluster_spec.jobs) == 1:
             job_name = cluster_spec.jobs[0]
@@ -71,17 +96,20 @@ class Server:
         self._server_def = _make_server_def(server_or_cluster_def, job_name, task_index,
                                             protocol, config)
         if self._server_def.protocol not in ("grpc", "sandbox"):
-            raise ValueError(f"Protocol {self._server_def.protocol!r} is not supported by the "
-                             "sandbox; use 'grpc' (the sandbox's own socket protocol stands in "
-                             "for it).")
+            raise errors.NotFoundError(
+                None, None, f"No server factory registered for the given ServerDef: protocol "
+                f"{self._server_def.protocol!r} is not supported by the sandbox; use 'grpc' "
+                "(the sandbox's own socket protocol stands in for it).")
         spec = ClusterSpec(self._server_def.cluster)
         job, index = self._server_def.job_name, self._server_def.task_index
-        if job not in spec.jobs:
-            raise ValueError(f"Job {job!r} is not defined in the cluster (its jobs are "
-                             f"{spec.jobs}).")
+        if job not in spec.jobs:           # TF's GrpcServer::GetPort: error types and words
+            raise errors.InternalError(None, None, f'Job "{job}" was not defined in cluster: '
+                                       f"its jobs are {spec.jobs}; give the Server a job_name "
+                                       "of its ClusterSpec.")
         if index not in spec.task_indices(job):
-            raise ValueError(f"Task {index} was not defined in job {job!r} (its tasks are "
-                             f"{spec.task_indices(job)}).")
+            raise errors.InvalidArgumentError(
+                None, None, f'Task {index} was not defined in job "{job}": its tasks are '
+                f"{spec.task_indices(job)}; give the Server a task_index of that job.")
         session_config = self._server_def.default_session_config or ConfigProto()
         num_gpus = int((session_config.device_count or {}).get("GPU", 0))
         self._impl = TaskServer(spec, job, index, num_gpus=num_gpus,
@@ -116,9 +144,9 @@ class Server:
 
     @staticmethod
     def create_local_server(config=None, start=True):
-        """A single-task server on localhost at a free port (TF's hello-world cluster)."""
-        return Server({"localhost": ["localhost:0"]}, protocol="grpc", config=config,
-                      start=start)
+        """A single-task server on localhost at a free port (TF's hello-world cluster): job
+        "local", as in TensorFlow 1.15."""
+        return Server({"local": ["localhost:0"]}, protocol="grpc", config=config, start=start)
 
     def __enter__(self):
         return self

@@ -1,0 +1,296 @@
+"""Neural-network functions built from other ops -- mirrors TensorFlow's nn_impl
+(python/ops/nn_impl.py): moments, batch_normalization, l2_normalize, zero_fraction,
+sigmoid_cross_entropy_with_logits and relu_layer; and beside them the tf.nn ops that are not
+parts of a layer: local_response_normalization (core/kernels/lrn_op.cc), embedding_lookup
+(python/ops/embedding_ops.py), and top_k and in_top_k, which evaluate a network's predictions
+(python/ops/nn_ops.py, core/kernels/topk_op.cc, in_topk_op.cc).
+
+Most of these are a few lines of other ops -- moments is a reduce_mean and a
+squared_difference, batch_normalization is (x - mean) * rsqrt(variance + epsilon) * scale +
+offset -- so their gradients come from those ops with no code here. The others are ops with a
+kernel and a gradient of their own: SigmoidCrossEntropyWithLogits (TF builds it from six ops;
+the sandbox fuses them), LRN and TopKV2.
+"""
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework.graph import name_scope
+from ..framework.op_def import OpDef, apply_op, unchanged_shape
+from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_util import const_op_value, shape_text
+from . import (array_ops, basic_math_ops, comparison_ops, indexing_ops, math_ops, matmul_ops,
+               reduction_ops)
+from .control_flow_ops import stop_gradient
+from .nn_ops import (_at_least_rank_1, _ensure_xent_args, _float_tensor, _merged_shape,
+                     bias_add, relu)
+
+__all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
+
+
+# -- sigmoid_cross_entropy_with_logits, relu_layer -------------------------------------
+
+class SigmoidCrossEntropyWithLogits(OpDef):
+    """loss = max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z: the stable
+    form of -z * log(sigmoid(x)) - (1 - z) * log(1 - sigmoid(x)). (TF builds it from six ops;
+    the sandbox fuses it.)"""
+    shape = _merged_shape
+
+    def kernel(logits, labels, T=None):
+        return np.maximum(logits, 0) - logits * labels + np.log1p(np.exp(-np.abs(logits)))
+
+    def gradient(op, grad):
+        logits, labels = op.inputs
+        grad_logits = apply_op("SigmoidCrossEntropyWithLogitsGrad", [grad, logits, labels],
+                               {"T": logits.dtype.base_dtype},
+                               name="SigmoidCrossEntropyWithLogitsGrad")
+        return [grad_logits, -grad * logits]
+
+
+class SigmoidCrossEntropyWithLogitsGrad(OpDef):
+    """dlogits = grad * (sigmoid(logits) - labels)."""
+    shape = unchanged_shape
+
+    def kernel(grad, logits, labels, T=None):
+        return grad * (1 / (1 + np.exp(-logits)) - labels)
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+    """Elementwise logistic loss for independent binary labels in [0, 1]:
+    labels * -log(sigmoid(logits)) + (1 - labels) * -log(1 - sigmoid(logits))."""
+    _ensure_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        logits = _float_tensor(logits, "logits", "SigmoidCrossEntropyWithLogits", name="logits")
+        labels = convert_to_tensor(labels, name="labels",
+                                   preferred_dtype=logits.dtype.base_dtype)
+        if labels.dtype.base_dtype != logits.dtype.base_dtype:
+            raise TypeError(f"labels has type {labels.dtype.base_dtype.name} that does not "
+                            f"match type {logits.dtype.base_dtype.name} of logits. Use tf.cast.")
+        try:
+            labels.get_shape().merge_with(logits.get_shape())
+        except ValueError:
+            raise ValueError(f"logits and labels must have the same shape "
+                             f"({logits.get_shape()} vs {labels.get_shape()})") from None
+        return apply_op("SigmoidCrossEntropyWithLogits", [logits, labels],
+                        {"T": logits.dtype.base_dtype}, name=scope)
+
+
+def relu_layer(x, weights, biases, name=None):
+    """relu(matmul(x, weights) + biases)."""
+    with name_scope(name, "relu_layer", [x, weights, biases]) as scope:
+        return relu(bias_add(matmul_ops.matmul(x, weights), biases), name=scope)
+
+
+# -- statistics and normalization: moments, batch_normalization, l2_normalize, lrn -----
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """(mean, variance) of x over `axes` (e.g. [0] for per-feature batch statistics)."""
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    with name_scope(name, "moments", [x, axes]):
+        y = convert_to_tensor(x)
+        half = y.dtype.base_dtype == _dtypes.float16
+        if half:
+            y = math_ops.cast(y, _dtypes.float32)
+        mean = reduction_ops.reduce_mean(y, axes, keepdims=True, name="mean")
+        squared = basic_math_ops.squared_difference(y, stop_gradient(mean))
+        variance = reduction_ops.reduce_mean(squared, axes, keepdims=True, name="variance")
+        if not keep:
+            mean = array_ops.squeeze(mean, axes)
+            variance = array_ops.squeeze(variance, axes)
+        if half:
+            mean = math_ops.cast(mean, _dtypes.float16)
+            variance = math_ops.cast(variance, _dtypes.float16)
+        return mean, variance
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    with name_scope(name, "l2_normalize", [x]) as scope:
+        x = convert_to_tensor(x, name="x")
+        square_sum = reduction_ops.reduce_sum(basic_math_ops.square(x), axis, keepdims=True)
+        x_inv_norm = basic_math_ops.rsqrt(basic_math_ops.maximum(square_sum, epsilon))
+        return math_ops.multiply(x, x_inv_norm, name=scope)
+
+
+def zero_fraction(value, name=None):
+    """The fraction of entries of value that are zero (a float32 scalar)."""
+    with name_scope(name, "zero_fraction", [value]):
+        value = convert_to_tensor(value, name="value")
+        zero = array_ops.zeros_like(value)
+        is_zero = math_ops.cast(comparison_ops.equal(value, zero), _dtypes.float32)
+        return reduction_ops.reduce_mean(is_zero, name="fraction")
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) / sqrt(variance + variance_epsilon) * scale + offset (offset and scale may
+    be None), usually with the mean and variance of tf.nn.moments."""
+    with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
+        inv = basic_math_ops.rsqrt(variance + variance_epsilon)
+        if scale is not None:
+            inv *= scale
+        return x * inv + (offset - mean * inv if offset is not None else -mean * inv)
+
+
+def _depth_window_sum(a, radius):
+    """sum(a[..., d - radius : d + radius + 1]) for every d of the last axis (zero-padded)."""
+    padded = np.pad(a, [(0, 0)] * (a.ndim - 1) + [(radius, radius)])
+    depth = a.shape[-1]
+    total = padded[..., :depth].copy()
+    for k in range(1, 2 * radius + 1):
+        total += padded[..., k:k + depth]
+    return total
+
+
+class LRN(OpDef):
+    """Local response normalization: y = x / (bias + alpha * sqr_sum) ** beta, where sqr_sum
+    sums x**2 over the depth_radius neighbouring channels on each side (last axis)."""
+    shape = unchanged_shape
+
+    def kernel(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, T=None):  # noqa: A002
+        norm = bias + alpha * _depth_window_sum(np.square(input), depth_radius)
+        return input * norm ** -beta
+
+    def gradient(op, grad):
+        attrs = {k: op.get_attr(k) for k in ("depth_radius", "bias", "alpha", "beta")}
+        return [apply_op("LRNGrad", [grad, op.inputs[0], op.outputs[0]],
+                         {"T": grad.dtype.base_dtype, **attrs}, name="LRNGrad")]
+
+
+class LRNGrad(OpDef):
+    """dx_j = g_j * N_j**-beta - 2 * alpha * beta * x_j * sum over the channels d near j of
+    g_d * y_d / N_d, with N = bias + alpha * sqr_sum as in LRN."""
+    shape = unchanged_shape
+
+    def kernel(input_grads, input_image, output_image, depth_radius=5, bias=1.0, alpha=1.0,
+               beta=0.5, T=None):
+        norm = bias + alpha * _depth_window_sum(np.square(input_image), depth_radius)
+        near = _depth_window_sum(input_grads * output_image / norm, depth_radius)
+        return input_grads * norm ** -beta - (2 * alpha * beta) * input_image * near
+
+
+def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.5,  # noqa: A002
+                                 name=None):
+    """Normalizes each entry of a 4-D tensor by the activity of its neighbouring channels
+    (AlexNet's and the CIFAR-10 tutorial's `norm1` layer)."""
+    x = _float_tensor(input, "input", "LRN")
+    x.get_shape().with_rank(4)
+    return apply_op("LRN", [x], {"T": x.dtype.base_dtype, "depth_radius": int(depth_radius),
+                                 "bias": float(bias), "alpha": float(alpha),
+                                 "beta": float(beta)}, name=name or "LRN")
+
+
+lrn = local_response_normalization
+
+
+# -- embedding_lookup (TF: python/ops/embedding_ops.py) --------------------------------
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                     max_norm=None):
+    """The rows of `params` (an embedding matrix) picked by `ids`: tf.gather(params, ids).
+    The sandbox supports one params tensor (or a list of one), not sharded embeddings."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError("The sandbox's embedding_lookup takes a single params "
+                                      f"tensor, not {len(params)} shards.")
+        params = params[0]
+    if max_norm is not None:
+        raise NotImplementedError("embedding_lookup(max_norm=...) is not supported.")
+    with name_scope(name, "embedding_lookup", [params, ids]) as scope:
+        return indexing_ops.gather(params, ids, name=scope)
+
+
+# -- evaluation helpers: in_top_k, top_k -----------------------------------------------
+
+class InTopKV2(OpDef):
+    """out[i] = True when targets[i] is among the k largest predictions[i] (ties count as
+    in; a row with a non-finite prediction or an out-of-range target gives False)."""
+    differentiable = False
+
+    def shape(op):
+        predictions = op.inputs[0].get_shape().with_rank(2)
+        return TensorShape([predictions[0].merge_with(op.inputs[1].get_shape().with_rank(1)[0])])
+
+    def kernel(predictions, targets, k, T=None):
+        if predictions.ndim != 2 or targets.shape != predictions.shape[:1]:
+            raise errors.InvalidArgumentError(
+                None, None, f"predictions must be 2-D and targets 1-D with one entry per row of "
+                f"predictions, got {shape_text(predictions.shape)} and "
+                f"{shape_text(targets.shape)}")
+        n = predictions.shape[1]
+        valid = (targets >= 0) & (targets < n)
+        target_pred = predictions[np.arange(len(targets)), np.where(valid, targets, 0)]
+        valid &= np.isfinite(predictions).all(axis=1)
+        larger = (predictions > target_pred[:, None]).sum(axis=1)
+        return valid & (larger < k)
+
+
+def in_top_k(predictions, targets, k, name=None):
+    """Whether each target is in the top k predictions of its row (a bool vector)."""
+    predictions = _float_tensor(predictions, "predictions", "InTopKV2")
+    targets = convert_to_tensor(targets)
+    k = convert_to_tensor(k, dtype=targets.dtype.base_dtype)
+    return apply_op("InTopKV2", [predictions, targets, k], {"T": targets.dtype.base_dtype},
+                    name=name or "in_top_k", output_dtypes=[_dtypes.bool])
+
+
+class TopKV2(OpDef):
+    """values, indices of the k largest entries along the last axis, largest first (equal
+    values: the lower index first)."""
+    multi_output = True
+
+    def shape(op):
+        shape = _at_least_rank_1(op.inputs[0].get_shape())
+        k = const_op_value(op.inputs[1])
+        k = None if k is None else int(k)
+        if shape.ndims is None:
+            return [shape, shape]
+        if k is not None and shape[-1].value is not None and shape[-1].value < k:
+            raise ValueError(f"input must have last dimension >= k = {k} but is {shape[-1]}")
+        out = shape[:-1].concatenate([k])
+        return [out, out]
+
+    def kernel(input, k, sorted=True, T=None):  # noqa: A002 -- TF's name
+        k = int(k)
+        if k < 0 or input.ndim < 1 or input.shape[-1] < k:
+            raise errors.InvalidArgumentError(
+                None, None, f"input must have at least k={k} columns (and k must be >= 0); "
+                f"input shape is {shape_text(input.shape)}")
+        keys = -input if input.dtype.kind in "fi" else -input.astype(np.int64)
+        indices = np.argsort(keys, axis=-1, kind="stable")[..., :k]
+        return np.take_along_axis(input, indices, axis=-1), indices.astype(np.int32)
+
+    def gradient(op, grad_values, grad_indices):
+        grad = apply_op("TopKGrad", [op.inputs[0], op.outputs[1], grad_values],
+                        {"T": grad_values.dtype.base_dtype}, name="TopKGrad",
+                        output_dtypes=[grad_values.dtype.base_dtype])
+        return [grad, None]
+
+
+class TopKGrad(OpDef):
+    """dinput = grad_values scattered back to the positions top_k picked, zeros elsewhere."""
+    differentiable = False
+
+    def shape(op):
+        return op.inputs[0].get_shape()
+
+    def kernel(input, indices, grad, T=None):  # noqa: A002 -- TF's name
+        out = np.zeros(input.shape, dtype=grad.dtype)
+        np.put_along_axis(out, indices.astype(np.intp), grad, axis=-1)
+        return out
+
+
+def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 -- TF's name
+    """(values, indices) of the k largest entries of the last axis, largest first."""
+    x = convert_to_tensor(input)
+    k = convert_to_tensor(k, dtype=_dtypes.int32)
+    values, indices = apply_op("TopKV2", [x, k], {"T": x.dtype.base_dtype, "sorted": sorted},
+                               name=name or "TopKV2",
+                               output_dtypes=[x.dtype.base_dtype, _dtypes.int32])
+    return values, indices
