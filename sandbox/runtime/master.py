@@ -85,7 +85,7 @@ class MasterSession:
             tasks = {}
             for device, piece in pieces.items():
                 entry = tasks.setdefault(task_of(device), {"pieces": [], "feeds": set()})
-                entry["pieces"].append(piece.as_dict())
+                entry["pieces"].append({**piece.as_dict(), "client_task": self.master.task})
                 entry["feeds"].update(piece.feeds)
             for task, entry in tasks.items():
                 entry["handle"] = self.master.call(task, "RegisterGraph", session=self.handle,

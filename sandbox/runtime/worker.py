@@ -146,9 +146,11 @@ class WorkerService:
                 raise errors.InvalidArgumentError(
                     None, None, f"{self.task} has no device {device}; it has "
                     f"{', '.join(self.devices)}.")
+            # fetches for a master elsewhere leave this task (executor.py's docstring)
+            leave = piece.get("client_task", self.task) != self.task
             executors.append((device, Executor(piece["nodes"], piece["feeds"], piece["fetches"],
                                                piece["targets"], self.resources, state_store,
-                                               device=device)))
+                                               device=device, fetches_leave=leave)))
         nodes = [_node_summary(nd, piece["device"]) for piece in pieces
                  for nd in piece["nodes"]]
         with self._lock:
