@@ -268,8 +268,9 @@ def seed_002_worker(cluster, task_index, steps, data, out, started):
                 _, cost, step = sess.run([train_op, cross_entropy, global_step],
                                          feed_dict={x: data[0], y_: data[1]})
                 costs.append(float(cost))
+            final = sess.run(global_step)
         sv.stop()
-        out[task_index] = (costs, float(step))
+        out[task_index] = (costs, float(step), float(final))
 
 
 def test_seed_002_with_supervisor_on_a_cluster(cluster, caplog):
@@ -302,10 +303,12 @@ def test_seed_002_with_supervisor_on_a_cluster(cluster, caplog):
     assert ("Ready_for_local_init_op:  None, ready: Variables not initialized: global_step, "
             "weights/Variable, weights/Variable_1, biases/Variable, biases/Variable_1") \
         in caplog.text
-    costs0, last0 = out[0]
-    costs1, last1 = out[1]
+    costs0, last0, final0 = out[0]
+    costs1, last1, final1 = out[1]
     assert len(costs0) == len(costs1) == 25
-    assert max(last0, last1) == 50.0             # one shared global step, 2 x 25 updates
+    assert max(final0, final1) == 50.0           # one shared global step, 2 x 25 updates
+    # as on TensorFlow, the step fetched with the train op is the one from before its update
+    assert last0 < final0 and last1 < final1 and max(last0, last1) < 50.0
     assert costs0[-1] < costs0[0]                 # training worked
     time.sleep(0.2)
     assert not [t for t in set(threading.enumerate()) - threads_before if t.is_alive()]

@@ -13,6 +13,10 @@ What the sandbox adds to TF's checks -- errors that name the job, the task and t
 say what to do -- is tested beside the case it belongs to. Where TF's test needs something the
 sandbox does not have, the docstring says what was changed.
 """
+import threading
+import time
+
+import numpy as np
 import pytest
 
 import sandbox as tf
@@ -277,7 +281,7 @@ def test_create_local_server_is_job_local():
             "  " + line + "\n" for line in local_text("localhost:0").splitlines()) + "}\n" + \
             'job_name: "local"\nprotocol: "grpc"\n'
         with tf.Session(server.target) as sess:
-            assert sess.list_devices()[0] == "/job:local/replica:0/task:0/device:CPU:0"
+            assert sess.list_devices()[0].name == "/job:local/replica:0/task:0/device:CPU:0"
     finally:
         server.stop()
 
@@ -370,3 +374,402 @@ def test_a_task_that_cannot_be_dialled_names_its_address():
         assert f"is localhost:{port} its address in the ClusterSpec?" in str(e.value)
     finally:
         worker.stop()
+
+
+# == GrpcServerTest (server_lib_test.py): sessions on a local server =========================
+@pytest.fixture(scope="module")
+def cached_server():
+    """GrpcServerTest's `self._cached_server = server_lib.Server.create_local_server()`."""
+    server = tf.train.Server.create_local_server()
+    yield server
+    server.stop()
+
+
+def rpc_config():
+    """GrpcServerTest._useRPCConfig: the client's requests go through the master's socket even
+    though the master is in this process."""
+    return tf.ConfigProto(rpc_options=tf.RPCOptions(use_rpc_for_inprocess_master=True))
+
+
+def test_run_step(cached_server):
+    """GrpcServerTest.testRunStep."""
+    with tf.Session(cached_server.target) as sess:
+        c = tf.constant([[2, 1]])
+        d = tf.constant([[1], [2]])
+        e = tf.matmul(c, d)
+        assert sess.run(e).tolist() == [[4]]
+
+
+def test_multiple_sessions(cached_server):
+    """GrpcServerTest.testMultipleSessions."""
+    e = tf.matmul(tf.constant([[2, 1]]), tf.constant([[1], [2]]))
+    sess_1 = tf.Session(cached_server.target)
+    sess_2 = tf.Session(cached_server.target)
+    assert sess_1.run(e).tolist() == [[4]]
+    assert sess_2.run(e).tolist() == [[4]]
+    sess_1.close()
+    sess_2.close()
+
+
+def test_reset_fails(cached_server):
+    """GrpcServerTest.testResetFails: an unknown target is a NotFoundError, a target with no
+    server times out with the config's operation_timeout_in_ms, and resetting a container
+    nobody uses leaves the variables as they were (the sessions are closed, as TF's
+    Master::Reset closes them)."""
+    with tf.container("test0"):
+        v0 = tf.Variable(1.0, name="v0")
+    v1 = tf.Variable(2.0, name="v1")
+    with pytest.raises(tf.errors.NotFoundError, match="No session factory registered"):
+        tf.Session.reset("nonexistent", ["test0"])
+    with pytest.raises(tf.errors.DeadlineExceededError):
+        tf.Session.reset("grpc://localhost:0", ["test0"],
+                         config=tf.ConfigProto(operation_timeout_in_ms=5))
+    sess = tf.Session(cached_server.target)
+    sess.run(tf.global_variables_initializer())
+    assert sess.run(v0) == 1.0 and sess.run(v1) == 2.0
+    tf.Session.reset(cached_server.target, ["test1"])
+    with pytest.raises(tf.errors.AbortedError, match="Session.reset"):
+        sess.run(v0)
+    sess = tf.Session(cached_server.target)
+    assert sess.run(v0) == 1.0 and sess.run(v1) == 2.0
+    sess.close()
+    tf.Session.reset(cached_server.target)                   # leave the server empty
+
+
+def test_a_target_with_no_server_fails_at_once_without_a_timeout():
+    """Where TF's client waits for ever for a master that is not there, the sandbox says so at
+    once (with operation_timeout_in_ms it waits that long, as TF does, then
+    DeadlineExceededError)."""
+    port = free_port()
+    with pytest.raises(tf.errors.UnavailableError, match=f"localhost:{port}"):
+        with tf.Session(f"grpc://localhost:{port}") as sess:
+            sess.run(tf.constant(1))
+    with pytest.raises(tf.errors.DeadlineExceededError, match="operation_timeout_in_ms=300"):
+        config = tf.ConfigProto(operation_timeout_in_ms=300)
+        with tf.Session(f"grpc://localhost:{port}", config=config) as sess:
+            sess.run(tf.constant(1))
+
+
+@pytest.mark.parametrize("size", [(1000, 3000)])
+def test_large_constant_fetch_and_feed(cached_server, size):
+    """GrpcServerTest.testLargeConstant, testLargeFetch, testLargeFeed, through the master's
+    socket (RPCOptions); 12 MB tensors instead of TF's 120 MB, which say the same here."""
+    const_val = np.full(size, 0.5, dtype=np.float32)
+    with tf.Session(cached_server.target, config=rpc_config()) as sess:
+        assert sess.run(tf.shape(tf.constant(const_val))).tolist() == list(size)
+        assert np.array_equal(sess.run(tf.fill(list(size), 0.5)), const_val)
+        p = tf.placeholder(tf.float32, shape=list(size))
+        min_val, max_val = sess.run([tf.reduce_min(p), tf.reduce_max(p)], {p: const_val})
+        assert min_val == 0.5 and max_val == 0.5
+        assert type(sess._runtime.peers).__name__ == "Peers"       # a socket, not a call
+    with tf.Session(cached_server.target) as sess:
+        assert type(sess._runtime.peers).__name__ == "InProcessMaster"
+
+
+def test_close_cancels_blocking_operation(cached_server):
+    """GrpcServerTest.testCloseCancelsBlockingOperation: TF's words, 'Session::Close'."""
+    sess = tf.Session(cached_server.target, config=rpc_config())
+    q = tf.FIFOQueue(10, [tf.float32])
+    enqueue_op = q.enqueue(37.0)
+    dequeue_t = q.dequeue()
+    sess.run(enqueue_op)
+    sess.run(dequeue_t)
+    failures = []
+
+    def blocking_dequeue():
+        try:
+            sess.run(dequeue_t)
+        except tf.errors.CancelledError as e:
+            failures.append(e)
+
+    thread = threading.Thread(target=blocking_dequeue)
+    thread.start()
+    time.sleep(0.5)
+    sess.close()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert len(failures) == 1 and "Session::Close" in failures[0].message
+
+
+def test_interactive_session(cached_server):
+    """GrpcServerTest.testInteractiveSession."""
+    sess = tf.InteractiveSession(cached_server.target)
+    c = tf.constant(42.0)
+    assert c.eval() == 42.0
+    sess.close()
+
+
+def test_timeout_raises_exception(cached_server):
+    """GrpcServerTest.testTimeoutRaisesException."""
+    q = tf.FIFOQueue(1, [tf.float32])
+    blocking_t = q.dequeue()
+    for config in (None, rpc_config()):
+        with tf.Session(cached_server.target, config=config) as sess:
+            with pytest.raises(tf.errors.DeadlineExceededError):
+                sess.run(blocking_t, options=tf.RunOptions(timeout_in_ms=1000))
+
+
+def test_extend_after_queue_runners(cached_server):
+    """GrpcServerTest.testExtendAfterQueueRunners: the graph grows after queue runners
+    started (input_producer is a queue and a QueueRunner that fills it; the sandbox has no
+    input_producer, so the test builds those two itself)."""
+    with tf.Session(cached_server.target) as sess:
+        queue = tf.FIFOQueue(32, [tf.float32], shapes=[[]])
+        tf.train.add_queue_runner(tf.train.QueueRunner(queue, [queue.enqueue(0.0)]))
+        var = tf.Variable(1.0, dtype=tf.float32, trainable=False, name="var")
+        sess.run(tf.global_variables_initializer())
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord=coord)
+        sess.run(var.assign(3.0))
+        assert sess.run(var) == 3.0
+        coord.request_stop()
+        sess.run(queue.close(cancel_pending_enqueues=True))
+        coord.join(threads)
+    tf.Session.reset(cached_server.target)
+
+
+def test_isolate_session_state(cached_server):
+    """GrpcServerTest.testIsolateSessionState."""
+    init_value = tf.placeholder(tf.int32)
+    v = tf.Variable(init_value, validate_shape=False, name="v")
+    sharing_config = tf.ConfigProto(isolate_session_state=False)
+    sharing_sess_0 = tf.Session(cached_server.target, config=sharing_config)
+    sharing_sess_1 = tf.Session(cached_server.target, config=sharing_config)
+    isolate_config = tf.ConfigProto(isolate_session_state=True)
+    isolate_sess_0 = tf.Session(cached_server.target, config=isolate_config)
+    isolate_sess_1 = tf.Session(cached_server.target, config=isolate_config)
+    for sess in [sharing_sess_0, sharing_sess_1, isolate_sess_0, isolate_sess_1]:
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(v)
+    sharing_sess_0.run(v.initializer, feed_dict={init_value: 86})
+    assert sharing_sess_0.run(v) == 86 and sharing_sess_1.run(v) == 86
+    for sess in (isolate_sess_0, isolate_sess_1):
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(v)
+    sharing_sess_1.run(v.initializer, feed_dict={init_value: [86, 99]})
+    assert sharing_sess_0.run(v).tolist() == [86, 99]
+    assert sharing_sess_1.run(v).tolist() == [86, 99]
+    isolate_sess_0.run(v.initializer, feed_dict={init_value: 37})
+    assert sharing_sess_0.run(v).tolist() == [86, 99]
+    assert isolate_sess_0.run(v) == 37
+    with pytest.raises(tf.errors.FailedPreconditionError):
+        isolate_sess_1.run(v)
+    isolate_sess_1.run(v.initializer, feed_dict={init_value: [19, 86]})
+    assert sharing_sess_0.run(v).tolist() == [86, 99]
+    assert isolate_sess_0.run(v) == 37
+    assert isolate_sess_1.run(v).tolist() == [19, 86]
+    for sess in (sharing_sess_0, sharing_sess_1, isolate_sess_0, isolate_sess_1):
+        sess.close()
+    tf.Session.reset(cached_server.target)
+
+
+def test_shape_changing_isolate_state(cached_server):
+    """GrpcServerTest.testShapeChangingIsolateState."""
+    sharing_config = tf.ConfigProto(isolate_session_state=False)
+    isolate_config = tf.ConfigProto(isolate_session_state=True)
+    with tf.Graph().as_default():
+        w_vector = tf.Variable([1, 2, 3], name="w")
+        with tf.Session(cached_server.target, config=sharing_config) as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(w_vector)
+            sess.run(w_vector.initializer)
+            assert sess.run(w_vector).tolist() == [1, 2, 3]
+    with tf.Graph().as_default():
+        w_vector = tf.Variable([4, 5, 6], name="w")
+        with tf.Session(cached_server.target, config=sharing_config) as sess:
+            assert sess.run(w_vector).tolist() == [1, 2, 3]
+            sess.run(w_vector.initializer)
+            assert sess.run(w_vector).tolist() == [4, 5, 6]
+    with tf.Graph().as_default():
+        w_scalar = tf.Variable(86, name="w")
+        with tf.Session(cached_server.target, config=sharing_config) as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                sess.run(w_scalar.initializer)
+    with tf.Graph().as_default():
+        w_scalar = tf.Variable(37, name="w")
+        with tf.Session(cached_server.target, config=isolate_config) as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(w_scalar)
+            sess.run(w_scalar.initializer)
+            assert sess.run(w_scalar) == 37
+    tf.Session.reset(cached_server.target)
+
+
+# == the single-test files of server_lib ====================================================
+def test_sparse_job():
+    """server_lib_sparse_job_test.py SparseJobTest.testSparseJob."""
+    server = tf.train.Server({"local": {37: "localhost:0"}})
+    try:
+        with tf.device("/job:local/task:37"):
+            a = tf.constant(1.0)
+        with tf.Session(server.target) as sess:
+            assert sess.run(a) == 1.0
+    finally:
+        server.stop()
+
+
+def test_same_variables_no_clear():
+    """server_lib_same_variables_no_clear_test.py: a second session finds the variables the
+    first one initialized, by name."""
+    server = tf.train.Server.create_local_server()
+    try:
+        with tf.Session(server.target) as sess_1:
+            v0 = tf.Variable([[2, 1]], name="v0")
+            v1 = tf.Variable([[1], [2]], name="v1")
+            v2 = tf.matmul(v0, v1)
+            sess_1.run([v0.initializer, v1.initializer])
+            assert sess_1.run(v2).tolist() == [[4]]
+        with tf.Session(server.target) as sess_2:
+            new_v0 = tf.get_default_graph().get_tensor_by_name("v0:0")
+            new_v1 = tf.get_default_graph().get_tensor_by_name("v1:0")
+            assert sess_2.run(tf.matmul(new_v0, new_v1)).tolist() == [[4]]
+    finally:
+        server.stop()
+
+
+def test_same_variables_clear():
+    """server_lib_same_variables_clear_test.py: Session.reset(target) aborts the sessions on
+    that master and frees the variables."""
+    server = tf.train.Server.create_local_server()
+    try:
+        v0 = tf.Variable([[2, 1]], name="v0")
+        v1 = tf.Variable([[1], [2]], name="v1")
+        v2 = tf.matmul(v0, v1)
+        sess_1 = tf.Session(server.target)
+        sess_2 = tf.Session(server.target)
+        sess_1.run(tf.global_variables_initializer())
+        assert sess_1.run(v2).tolist() == [[4]]
+        assert sess_2.run(v2).tolist() == [[4]]
+        tf.Session.reset(server.target)
+        with pytest.raises(tf.errors.AbortedError):
+            sess_2.run(v2)
+        sess_2 = tf.Session(server.target)
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess_2.run(v2)
+        sess_2.run(tf.global_variables_initializer())
+        assert sess_2.run(v2).tolist() == [[4]]
+        sess_2.close()
+    finally:
+        server.stop()
+
+
+def test_same_variables_clear_container():
+    """server_lib_same_variables_clear_container_test.py: a task's default container is named
+    after its job, so resetting container "local0" clears server0's variables only."""
+    server0 = tf.train.Server({"local0": ["localhost:0"]}, protocol="grpc", start=True)
+    server1 = tf.train.Server({"local1": ["localhost:0"]}, protocol="grpc", start=True)
+    try:
+        with tf.Graph().as_default():
+            v0 = tf.Variable(1.0, name="v0")
+            v1 = tf.Variable(2.0, name="v0")
+            sess_0 = tf.Session(server0.target)
+            sess_1 = tf.Session(server1.target)
+            sess_0.run(v0.initializer)
+            sess_1.run(v1.initializer)
+            assert sess_0.run(v0) == 1.0 and sess_1.run(v1) == 2.0
+            tf.Session.reset(server0.target, ["local0"])
+            sess = tf.Session(server0.target)
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(v0)
+            sess.run(v0.initializer)
+            assert sess_1.run(v1) == 2.0
+            tf.Session.reset(server1.target, ["local1"])
+            sess = tf.Session(server1.target)
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(v1)
+            assert tf.Session(server0.target).run(v0) == 1.0
+    finally:
+        server0.stop()
+        server1.stop()
+
+
+def test_multiple_containers():
+    """server_lib_multiple_containers_test.py: tf.container puts variables in named
+    containers; resetting one aborts the sessions and clears that container only."""
+    with tf.container("test0"):
+        v0 = tf.Variable(1.0, name="v0")
+    with tf.container("test1"):
+        v1 = tf.Variable(2.0, name="v0")
+    assert v0.op.get_attr("container") == "test0" and v1.op.get_attr("container") == "test1"
+    server = tf.train.Server.create_local_server()
+    try:
+        sess = tf.Session(server.target)
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(v0) == 1.0 and sess.run(v1) == 2.0
+        tf.Session.reset(server.target, ["test0"])
+        with pytest.raises(tf.errors.AbortedError):
+            sess.run(v1)
+        sess = tf.Session(server.target)
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(v0)
+        assert sess.run(v1) == 2.0
+    finally:
+        server.stop()
+
+
+def test_create_local_cluster():
+    """localhost_cluster_performance_test.py CreateLocalClusterTest: 2 workers and 2 ps
+    servers in one process; variables initialized through one worker are read through the
+    other."""
+    ports = {"worker": [free_port(), free_port()], "ps": [free_port(), free_port()]}
+    cs = tf.train.ClusterSpec({job: [f"localhost:{p}" for p in ps] for job, ps in ports.items()})
+    workers = [tf.train.Server(cs, job_name="worker", task_index=i) for i in range(2)]
+    ps_servers = [tf.train.Server(cs, job_name="ps", task_index=i) for i in range(2)]
+    try:
+        worker_sessions = [tf.Session(w.target) for w in workers]
+        with tf.device("/job:ps/task:0"):
+            var0 = tf.Variable(0.0)
+        with tf.device("/job:ps/task:1"):
+            var1 = tf.Variable(1.0)
+        worker_sessions[0].run([var0.initializer, var1.initializer])
+        with tf.device("/job:ps/task:0"):
+            var2 = tf.Variable(2.0)
+        with tf.device("/job:ps/task:1"):
+            var3 = tf.Variable(3.0)
+        worker_sessions[1].run([var2.initializer, var3.initializer])
+        assert var0.eval(session=worker_sessions[1]) == 0.0
+        assert var1.eval(session=worker_sessions[1]) == 1.0
+        assert var2.eval(session=worker_sessions[0]) == 2.0
+        assert var3.eval(session=worker_sessions[0]) == 3.0
+        for sess in worker_sessions:
+            sess.close()
+    finally:
+        for server in workers + ps_servers:
+            server.stop()
+
+
+# == session.py: what tf.Session takes, as TF takes it =========================================
+def test_session_targets_and_arguments_as_tf_takes_them(cached_server):
+    """session.py BaseSession.__init__: a target may be bytes or None (the local runtime), a
+    ConfigProto given as the target gets TF's hint, a graph must be a tf.Graph; a target no
+    runtime serves is a NotFoundError (session.py / TF_NewSession)."""
+    with tf.Session(cached_server.target.encode()) as sess:
+        assert sess.run(tf.constant(2)) == 2
+    with tf.Session(None) as sess:
+        assert sess.run(tf.constant(3)) == 3 and sess.sess_str == ""
+    with pytest.raises(TypeError, match=r'Did you do "Session\(config\)" instead of '
+                                        r'"Session\(config=config\)"\?'):
+        tf.Session(tf.ConfigProto())
+    with pytest.raises(TypeError, match="graph must be a tf.Graph, but got <class 'int'>"):
+        tf.Session(graph=3)
+    with pytest.raises(TypeError, match="config must be a tf.ConfigProto, but got <class "
+                                        "'int'>"):
+        tf.Session(config=3)
+    with pytest.raises(tf.errors.NotFoundError, match='^No session factory registered for the '
+                                                      'given session options: {target: '
+                                                      '"nonexistent"}'):
+        tf.Session("nonexistent")
+
+
+def test_list_devices_gives_tfs_device_attributes(cached_server):
+    """session.py list_devices: objects with name, device_type, memory_limit_bytes and
+    incarnation (which still compare equal to the names)."""
+    with tf.Session(cached_server.target) as sess:
+        devices = sess.list_devices()
+    assert [(d.name, d.device_type) for d in devices] == \
+        [("/job:local/replica:0/task:0/device:CPU:0", "CPU")]
+    assert devices[0] == "/job:local/replica:0/task:0/device:CPU:0"
+    with tf.Session(config=tf.ConfigProto(device_count={"GPU": 1})) as sess:
+        assert [d.device_type for d in sess.list_devices()] == ["CPU", "GPU"]
+        assert "_DeviceAttributes(/job:localhost/replica:0/task:0/device:GPU:0, GPU" in \
+            repr(sess.list_devices()[1])

@@ -5,8 +5,8 @@ They behave like the protobuf messages TF-1 programs build: keyword construction
 access, and a clear error for a field that does not exist.
 """
 
-__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions",
-           "RunMetadata", "StepStats", "DeviceStepStats", "NodeExecStats"]
+__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
+           "RunOptions", "RunMetadata", "StepStats", "DeviceStepStats", "NodeExecStats"]
 
 
 class _Message:
@@ -56,6 +56,16 @@ class GraphOptions(_Message):
                "infer_shapes": False, "place_pruned_graph": False, "enable_bfloat16_sendrecv": False}
 
 
+class RPCOptions(_Message):
+    """How a distributed session talks to its master. `use_rpc_for_inprocess_master=True`
+    sends a client's requests through the master's socket even when the master is in the
+    client's own process (by default they are calls, as TF's LocalMaster makes them); the
+    other fields are accepted for compatibility (the sandbox does not compress messages)."""
+    _FIELDS = {"use_rpc_for_inprocess_master": False, "compression_algorithm": "",
+               "compression_level": 0, "cache_rpc_response": False,
+               "disable_session_connection_sharing": False}
+
+
 class ConfigProto(_Message):
     """Session configuration.
 
@@ -70,7 +80,8 @@ class ConfigProto(_Message):
                "allow_soft_placement": False, "log_device_placement": False,
                "device_filters": list, "operation_timeout_in_ms": 0,
                "gpu_options": GPUOptions, "graph_options": GraphOptions,
-               "isolate_session_state": False, "placement_period": 0}
+               "isolate_session_state": False, "placement_period": 0,
+               "rpc_options": RPCOptions}
 
 
 class RunOptions(_Message):

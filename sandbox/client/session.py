@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from ..framework.graph import get_default_graph
+from ..framework.graph import Graph, get_default_graph
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor
 from .config import ConfigProto
@@ -120,10 +120,18 @@ class BaseSession:
     def __init__(self, target="", graph=None, config=None):
         if graph is None:
             graph = get_default_graph()
-        if config is not None and not isinstance(config, ConfigProto):
-            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config).__name__}")
+        elif not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        if isinstance(target, bytes):                 # TF takes bytes or str (compat.as_bytes)
+            target = target.decode("utf-8")
+        elif target is None:                          # TF: None is the local runtime, as ""
+            target = ""
         if not isinstance(target, str):
-            raise TypeError(f"target must be a string, but got {type(target).__name__}")
+            hint = ' Did you do "Session(config)" instead of "Session(config=config)"?' \
+                if isinstance(target, ConfigProto) else ""
+            raise TypeError(f"target must be a string, but got {type(target)}.{hint}")
+        if config is not None and not isinstance(config, ConfigProto):
+            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
         self._config = config or ConfigProto()
         self._target = target
@@ -152,7 +160,10 @@ class BaseSession:
         return self._target
 
     def list_devices(self):
-        return self._runtime.list_devices()
+        """The devices this session can use, as TF's _DeviceAttributes: `.name`,
+        `.device_type`, `.memory_limit_bytes`, `.incarnation` (each is also the device's name
+        as a string)."""
+        return [_DeviceAttributes(name) for name in self._runtime.list_devices()]
 
     @property
     def placement(self):
@@ -312,6 +323,31 @@ class InteractiveSession(BaseSession):
             except Exception:
                 pass
         super().close()
+
+
+class _DeviceAttributes(str):
+    """One device of `Session.list_devices()` (TF's session._DeviceAttributes); a str of the
+    device's full name, so code that treats the list as names keeps working."""
+
+    @property
+    def name(self):
+        return str(self)
+
+    @property
+    def device_type(self):
+        return self.rsplit("/device:", 1)[-1].split(":")[0]
+
+    @property
+    def memory_limit_bytes(self):
+        return 0          # simulated devices: NumPy arrays in the task's memory
+
+    @property
+    def incarnation(self):
+        return 0
+
+    def __repr__(self):
+        return (f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes},"
+                f" {self.incarnation})")
 
 
 def _fetch_key(fetches):

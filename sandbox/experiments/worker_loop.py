@@ -113,8 +113,13 @@ def _build(tf, config, index, cluster):
             correct = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
             accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
             init_op = tf.global_variables_initializer()
+    # What a record calls its global step: the step this run's update reached -- the train
+    # op's output (async: global_step after its assign_add; sync: the token the worker got,
+    # the step after its round). Fetching global_step itself would give, as on TensorFlow,
+    # the step from before this run's update (runtime/executor.py's docstring).
     return dict(graph=graph, x=x, y_=y_, loss=loss, train_op=train_op, accuracy=accuracy,
-                global_step=global_step, init_op=init_op, sync=sync)
+                global_step=global_step, init_op=init_op, sync=sync,
+                step_reached=train_op if isinstance(train_op, tf.Tensor) else train_op.outputs[0])
 
 
 def _shuffled_training_set(data, config, index):
@@ -145,8 +150,8 @@ def _async_loop(tf, target, m, train, test_feed, index, config, report, should_s
         while step < total_steps and not should_stop():
             bx, by = train.next_batch(config["batch_size"])
             try:
-                _, loss, gstep = sess.run([m["train_op"], m["loss"], m["global_step"]],
-                                          {m["x"]: bx, m["y_"]: by})
+                gstep, loss = sess.run([m["step_reached"], m["loss"]],
+                                       {m["x"]: bx, m["y_"]: by})
                 step += 1
                 accuracy = None
                 if is_chief and (step % config["eval_every"] == 0 or step == total_steps):
@@ -216,9 +221,8 @@ def _sync_loop(tf, target, m, train, test_feed, index, config, report, should_st
                 config=m["session_config"]) as sess:
             while not sess.should_stop() and not should_stop():
                 bx, by = train.next_batch(config["batch_size"])
-                _, loss, gstep, dropped = sess.run(
-                    [m["train_op"], m["loss"], m["global_step"], dropped_op],
-                    {m["x"]: bx, m["y_"]: by})
+                gstep, loss, dropped = sess.run(
+                    [m["step_reached"], m["loss"], dropped_op], {m["x"]: bx, m["y_"]: by})
                 step += 1
                 accuracy = None
                 if is_chief and step % config["eval_every"] == 0:

@@ -19,7 +19,7 @@ from .operation import Operation
 from .tensor import Tensor
 
 __all__ = ["Graph", "GraphKeys", "get_default_graph", "reset_default_graph", "name_scope",
-           "device", "control_dependencies", "colocate_with", "add_to_collection",
+           "device", "container", "control_dependencies", "colocate_with", "add_to_collection",
            "add_to_collections", "get_collection", "get_collection_ref", "get_name_scope"]
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
@@ -78,6 +78,7 @@ class Graph:
         self._seed = None
         self._random_seed_count = 0       # random ops seeded from the graph seed so far
         self._attr_scope_map = {}
+        self._container = ""              # tf.container: where stateful ops keep their state
 
     # -- identity and versioning --------------------------------------------------
     def _next_id(self):
@@ -144,6 +145,8 @@ class Graph:
             attrs = dict(attrs or {})
             for key, value in self._attr_scope_map.items():
                 attrs.setdefault(key, value)
+            if self._container and attrs.get("container") == "":
+                attrs["container"] = self._container       # as TF's Graph.create_op does
             op = Operation(self, op_type, name, inputs, dtypes or [], attrs, control_inputs)
             self._nodes_by_name[name] = op
             self._nodes.append(op)
@@ -201,6 +204,18 @@ class Graph:
             yield f"{new_stack}/" if new_stack else ""
         finally:
             self._name_stack = old_stack
+
+    # -- containers ---------------------------------------------------------------
+    @contextlib.contextmanager
+    def container(self, container_name):
+        """The stateful ops created inside (variables, queues) keep their state in the
+        resource container `container_name` of their task instead of its default one, so
+        that `tf.Session.reset(target, [container_name])` clears them alone."""
+        original, self._container = self._container, container_name
+        try:
+            yield self._container
+        finally:
+            self._container = original
 
     # -- devices ----------------------------------------------------------------
     @contextlib.contextmanager
@@ -490,6 +505,11 @@ def get_name_scope():
 def device(device_name_or_function):
     """`with tf.device('/job:ps/task:0'):` -- see Graph.device."""
     return get_default_graph().device(device_name_or_function)
+
+
+def container(container_name):
+    """`with tf.container('experiment0'):` -- see Graph.container."""
+    return get_default_graph().container(container_name)
 
 
 def control_dependencies(control_inputs):

@@ -18,9 +18,9 @@ To see through `tf.shape(x)[1:]`, partial_vector reads a strided-slice spec: ind
 its begin, end and strides and the five masks into the NumPy index they stand for. The
 StridedSlice kernel (ops/indexing_ops.py) indexes with the same function.
 
-At the end are small helpers the ops share: shape-like arguments made tensors (int_tensor),
-axes made non-negative, shapes written as TF's error messages write them, and the tensors
-inside a nested list.
+At the end are small helpers the ops share: shapes written as TF's error messages write them,
+two shapes merged into the one both describe (merge_shapes), axes made non-negative, shape-like
+arguments made tensors (int_tensor), and the tensors inside a nested list.
 """
 import numpy as np
 
@@ -30,7 +30,7 @@ from .tensor_shape import Dimension, TensorShape, unknown_shape
 
 __all__ = ["constant_value", "const_op_value", "constant_int", "partial_vector", "partial_scalar",
            "constant_value_as_shape", "SLICE_MASKS", "slice_masks", "index_tuple", "shape_text",
-           "to_int", "positive_axis", "dim_value", "int_tensor", "is_tensor_like",
+           "merge_shapes", "to_int", "positive_axis", "dim_value", "int_tensor", "is_tensor_like",
            "flat_tensors"]
 
 
@@ -197,6 +197,19 @@ def shape_text(dims):
             return "?"
         dims = dims.as_list()
     return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def merge_shapes(a, b):
+    """TF's shape-inference Merge: the shape that both a and b describe -- same rank, equal
+    known dimensions -- else a ValueError with TF's text, naming the dimension."""
+    if a.ndims is not None and b.ndims is not None:
+        if a.ndims != b.ndims:
+            raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
+        for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+            if x is not None and y is not None and x != y:
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and "
+                                 f"{y}. Shapes are {shape_text(a)} and {shape_text(b)}.")
+    return a.merge_with(b)
 
 
 def to_int(a):

@@ -33,7 +33,8 @@ from ..framework.tensor import (Tensor, _contains_tensor, _numpy_value_of, conve
 from ..framework.tensor_shape import Dimension, TensorShape, unknown_shape
 from ..framework.tensor_util import (constant_int, constant_value, constant_value_as_shape,
                                      dim_value, flat_tensors, int_tensor, is_tensor_like,
-                                     partial_vector, positive_axis, shape_text, to_int)
+                                     merge_shapes, partial_vector, positive_axis, shape_text,
+                                     to_int)
 from .constant_op import constant
 
 __all__ = ["zeros_like", "ones_like", "zeros", "ones", "fill", "range", "shape", "shape_n",
@@ -647,18 +648,11 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 -- TF
 def _merge_shapes(shapes):
     """The shape all `shapes` agree on (ValueError with TF's text when they do not)."""
     merged = shapes[0]
-    for i, s in enumerate(shapes[1:], 1):
-        if merged.ndims is not None and s.ndims is not None and merged.ndims != s.ndims:
-            raise ValueError(f"Shapes must be equal rank, but are {merged.ndims} and {s.ndims}"
-                             f"\n\tFrom merging shape 0 with other shapes.")
-        if not merged.is_compatible_with(s):
-            for k, (a, b) in enumerate(zip(merged.as_list(), s.as_list())):
-                if a is not None and b is not None and a != b:
-                    raise ValueError(f"Dimension {k} in both shapes must be equal, but are {a} "
-                                     f"and {b}. Shapes are {shape_text(merged)} and "
-                                     f"{shape_text(s)}.\n\tFrom merging shape 0 with other "
-                                     "shapes.")
-        merged = merged.merge_with(s)
+    for s in shapes[1:]:
+        try:
+            merged = merge_shapes(merged, s)
+        except ValueError as e:
+            raise ValueError(f"{e}\n\tFrom merging shape 0 with other shapes.") from None
     return merged
 
 

@@ -16,7 +16,7 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.tensor_util import shape_text
+from ..framework.tensor_util import merge_shapes, shape_text
 from .math_ops import (_BOOL, _NUMBERS, _BinaryOp, _binary, _broadcasting, _check_dtype,
                        _convert_pair, _override_binary_operator)
 
@@ -151,33 +151,18 @@ def logical_xor(x, y, name="LogicalXor"):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
-def _merge_shapes(a, b):
-    """TF's shape Merge: same rank and compatible dimensions, with TF's error text."""
-    if a.ndims is None:
-        return b
-    if b.ndims is None:
-        return a
-    if a.ndims != b.ndims:
-        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    for i, (da, db) in enumerate(zip(a.as_list(), b.as_list())):
-        if da is not None and db is not None and da != db:
-            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {da} and "
-                             f"{db}")
-    return a.merge_with(b)
-
-
 class Select(OpDef):
     """out = x where condition is true, else y. condition has x's shape, or is a scalar, or
     a vector that picks whole rows (entries of x's first dimension)."""
 
     def shape(op):
         cond, x, y = (t.get_shape() for t in op.inputs)
-        data = _merge_shapes(x, y)
+        data = merge_shapes(x, y)
         if cond.ndims is None or data.ndims is None or cond.ndims == 0:
             return data
         if cond.ndims != 1 or data.ndims == 0:
-            return _merge_shapes(data, cond)
-        _merge_shapes(cond, TensorShape([data[0]]))
+            return merge_shapes(data, cond)
+        merge_shapes(cond, TensorShape([data[0]]))
         return data
 
     def kernel(condition, x, y, T=None):

@@ -7,17 +7,18 @@ shapes are lined up from the right and a dimension of size 1 stretches to match 
 `[batch, 10] + [10]` adds a bias to every row. The gradient of a broadcast input therefore has
 to be *summed back* over the dimensions it was stretched along (the `SumToShape` helper op).
 
-The Python operators on tensors (`x + y`, `x * 2`, `a @ b`, `-x`) are wired to these functions
-at the bottom of this file, as TF does. The right-hand Python value takes the dtype of the
-tensor (`x + 1` is float32 for a float32 `x`), but two tensors of different dtypes never mix
-silently: use `tf.cast`.
+The Python operators on tensors (`x + y`, `x * 2`, `x ** 2`, `-x` ...) are wired to these
+functions at the bottom of this file, as TF does (the others beside their ops: `a @ b` in
+matmul_ops.py, `x < y` in comparison_ops.py, `abs(x)` in basic_math_ops.py). The right-hand
+Python value takes the dtype of the tensor (`x + 1` is float32 for a float32 `x`), but two
+tensors of different dtypes never mix silently: use `tf.cast`.
 
-TF's math_ops.py is one long file; the sandbox's math is four, which build their ops with the
+TF's math_ops.py is one long file; the sandbox's math is five, which build their ops with the
 helpers at the top of this one:
 
     ops/math_ops.py         arithmetic (+ - * / // % **), negation and rounding, add_n, cast
     ops/basic_math_ops.py   functions of x: exp, log, sqrt, sigmoid, tanh ...; maximum, minimum
-    ops/comparison_ops.py   x < y, x == y, logical_and ..., where
+    ops/comparison_ops.py   equal, x < y, logical_and ..., where
     ops/reduction_ops.py    reduce_sum, reduce_mean ..., argmax, cumsum
     ops/matmul_ops.py       matmul, a @ b
 """
@@ -642,7 +643,7 @@ linspace = lin_space
 
 
 # ===================================================================================
-# Python operators on Tensors: x + y, x * 2, a @ b, -x, x < y ... (as TF math_ops does)
+# Python operators on Tensors: x + y, x * 2, x ** 2, -x ... (as TF math_ops does)
 # ===================================================================================
 
 def _override_binary_operator(func, op_name):

@@ -1,6 +1,7 @@
 """Reductions -- reduce_sum, reduce_mean, reduce_max ..., argmax and argmin, cumsum: the part of
 TensorFlow's math_ops (python/ops/math_ops.py, gradients in ops/math_grad.py) that the TF
-guide calls "Reduction" and "Scan", computed as TF's core/kernels/reduction_ops*.cc do.
+guide calls "Reduction" and "Scan" (TF's kernels: core/kernels/reduction_ops*.cc,
+argmax_op.cc, scan_ops.cc).
 
 A reduction collapses the `axis` dimensions (all of them by default); `keepdims=True` keeps
 each as size 1. Its gradient spreads the incoming gradient back over the collapsed dimensions:

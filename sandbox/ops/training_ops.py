@@ -20,23 +20,12 @@ import numpy as np
 from ..framework import errors
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_util import merge_shapes
 
 __all__ = []   # the public functions are used by tf.train's optimizers, not exported as tf.*
 
 
 # -- helpers shared by the Apply ops --------------------------------------------------
-
-def _merge_shapes(a, b):
-    """TF's shape-inference Merge, with its error texts."""
-    if a.ndims is not None and b.ndims is not None:
-        if a.ndims != b.ndims:
-            raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-        for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
-            if x is not None and y is not None and x != y:
-                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and "
-                                 f"{y}. Shapes are {a.as_list()} and {b.as_list()}.")
-    return a.merge_with(b)
-
 
 def _apply_shape(tensor_inputs, scalar_inputs):
     """Shape function: the var, its slots and the gradient (`tensor_inputs`) must agree; the
@@ -44,7 +33,7 @@ def _apply_shape(tensor_inputs, scalar_inputs):
     def shape(op):
         result = op.inputs[0].get_shape()
         for i in tensor_inputs:
-            result = _merge_shapes(result, op.inputs[i].get_shape())
+            result = merge_shapes(result, op.inputs[i].get_shape())
         for i in scalar_inputs:
             rank = op.inputs[i].get_shape().ndims
             if rank not in (None, 0):

@@ -14,7 +14,20 @@ TensorFlow runs independent nodes in parallel on a thread pool; this executor ru
 one in a fixed topological order, which makes every run easy to follow and reproduce.
 
 A reference to a variable (`weights:0`, dtype float32_ref) is dereferenced where a node wants
-the value rather than the reference -- the same rule TF applies.
+the value rather than the reference -- the same rule TF applies -- when that node runs: after
+an assign it depends on, it sees the new value. A reference whose value LEAVES the task -- the
+input of a _Send, or a fetch for a master on another task -- is read when it leaves. In TF
+that is when its _Send has run (at once: it only waits for the variable op) AND the other task
+has asked for it; the other task asks at the start of its step, so by the time this piece
+waits for a tensor from another task the value has gone. So such a reference is read when
+its _Send runs or, if sooner, just before the piece first waits for another task (a _Recv from
+another task) after the variable op ran; a fetch that nothing made leave sooner goes with the
+reply, at the end of the piece, as does a fetch that stays in the master's own task (or a
+local Session: TF's fetched tensor shares the variable's buffer until the run ends). That is
+why `sess.run([train_op, global_step])` on a worker, with global_step on a ps, returns the step
+from BEFORE this run's update (0, 1, 2 ... as on TensorFlow): the ps waits for the gradients
+before it adds one. Where nothing makes a task wait, TF races, and the sandbox shows its usual
+outcome: the value at the end of the piece.
 """
 import functools
 import time
@@ -25,7 +38,13 @@ from ..framework import errors
 from ..framework.op_def import get_op_def
 from .kernel_attrs import attrs_to_pass, positional_attrs
 
-__all__ = ["Executor", "prune", "StepState", "NodeContext", "parse_input", "normalize_tensor_name"]
+__all__ = ["Executor", "prune", "StepState", "NodeContext", "parse_input", "normalize_tensor_name",
+           "task_of"]
+
+
+def task_of(device):
+    """'/job:ps/replica:0/task:0/device:CPU:0' -> '/job:ps/replica:0/task:0'."""
+    return device.rsplit("/device:", 1)[0]
 
 
 def parse_input(text):
@@ -89,7 +108,10 @@ class NodeContext:
         self.attrs = attrs
 
 
-_DEREF, _CTX, _MULTI, _ATTRS = 1, 2, 8, 16    # what a node needs beyond a plain call
+_DEREF, _CTX, _MULTI, _ATTRS, _READ = 1, 2, 8, 16, 32   # what a node needs beyond a plain
+                                                        # call
+_SEND_OPS = ("_Send", "_SendControl")
+_READ_KEY = "@read"            # slot key suffix: a reference's value, read as it leaves
 
 
 def prune(node_defs, feeds=(), fetches=(), targets=()):
@@ -152,7 +174,10 @@ class Executor:
     """A planned graph piece, ready to run step after step."""
 
     def __init__(self, node_defs, feeds=(), fetches=(), targets=(), resources=None,
-                 state_store=None, device="", place_fn=None):
+                 state_store=None, device="", place_fn=None, fetches_leave=False):
+        """`fetches_leave`: the fetched tensors go to a master on another task (see the
+        module's docstring for when a fetched variable reference is read then)."""
+        self.fetches_leave = fetches_leave
         self.feeds = [normalize_tensor_name(f) for f in feeds]
         self.fetches = [normalize_tensor_name(f) for f in fetches]
         self.targets = list(targets)
@@ -173,6 +198,8 @@ class Executor:
 
         self._feed_slots = [slot_of(name) for name in self.feeds]
         ref_tensors = set()
+        leaving = self._leaving_references(order)
+        unread, read = [], set()       # leaving references whose op ran: not read yet / read
         steps = []
         for nd in order:
             op_def = get_op_def(nd["op"])
@@ -180,9 +207,22 @@ class Executor:
             kernel = op_def.kernel
             attrs = attrs_to_pass(kernel, node_attrs)
             flags = 0
+            reads = ()
+            if unread and nd["op"] == "_Recv" and \
+                    task_of(node_attrs.get("send_device", "")) != task_of(nd.get("device") or
+                                                                          device):
+                # the piece waits for another task: what leaves has left by now
+                reads = tuple((slot_of(t), slot_of(t + _READ_KEY), parse_input(t)[0])
+                              for t in unread)
+                read.update(unread)
+                unread = []
+                flags |= _READ
             ins, deref = [], []
             for position, text in enumerate(t for t in nd["input"] if not t.startswith("^")):
                 tensor_name = normalize_tensor_name(text)
+                if tensor_name in read and nd["op"] in _SEND_OPS:
+                    ins.append(slot_of(tensor_name + _READ_KEY))
+                    continue
                 ins.append(slot_of(tensor_name))
                 if tensor_name in ref_tensors and position not in op_def.ref_inputs:
                     deref.append(position)
@@ -204,12 +244,20 @@ class Executor:
                 fn = functools.partial(kernel, **kw) if kw else kernel
             for index in op_def.ref_outputs:
                 ref_tensors.add(f"{nd['name']}:{index}")
+                if f"{nd['name']}:{index}" in leaving:
+                    unread.append(f"{nd['name']}:{index}")
             steps.append([fn, tuple(ins), None, flags, tuple(deref), after or (), nd,
-                          op_def.multi_output])
-        self._fetch_slots = [slot_of(name) for name in self.fetches]
+                          op_def.multi_output, reads])
+        fed = set(self.feeds)
+        self._fetch_slots = [slot_of(name + _READ_KEY) if name in read and self.fetches_leave
+                             else slot_of(name) for name in self.fetches]
+        self._fetch_deref = [name in ref_tensors and name not in fed and
+                             not (name in read and self.fetches_leave) for name in self.fetches]
         # Outputs: only the tensors somebody reads (or fetches) get a slot.
         outputs_of = {}
         for name, slot in slots.items():
+            if name.endswith(_READ_KEY):          # filled by a _READ step, not by the op
+                continue
             op_name, _, index = name.rpartition(":")
             outputs_of.setdefault(op_name, []).append((int(index), slot))
         for step in steps:
@@ -219,10 +267,23 @@ class Executor:
                 step[3] |= _MULTI
             else:
                 step[2] = used[0][1] if used else len(slots)
-        self._steps = [tuple(s[:7]) for s in steps]
-        self._fetch_deref = [name in ref_tensors and name not in self.feeds
-                             for name in self.fetches]
+        self._steps = [tuple(s[:7]) + (s[8],) for s in steps]
         self._num_slots = len(slots) + 1          # the last slot swallows unused outputs
+
+    def _leaving_references(self, order):
+        """The variable references whose value leaves the task: inputs of _Send ops, and the
+        fetched ones when the fetches go to a master on another task (not the fed ones)."""
+        ref_outputs = {nd["name"]: get_op_def(nd["op"]).ref_outputs for nd in order}
+
+        def is_ref(tensor_name):
+            name, index = parse_input(tensor_name)
+            return index in ref_outputs.get(name, ())
+
+        leaving = {normalize_tensor_name(t) for nd in order if nd["op"] in _SEND_OPS
+                   for t in nd["input"] if not t.startswith("^") and is_ref(t)}
+        if self.fetches_leave:
+            leaving.update(f for f in self.fetches if is_ref(f))
+        return leaving - set(self.feeds)
 
     # -- 4: run -----------------------------------------------------------------------
     def run(self, feed_values=(), step=None):
@@ -235,7 +296,7 @@ class Executor:
         node = None
         try:
             with np.errstate(all="ignore"):
-                for fn, ins, out, flags, deref, attrs, node in self._steps:
+                for fn, ins, out, flags, deref, attrs, node, reads in self._steps:
                     if stats is not None:
                         start = time.time_ns()
                     if not flags:                   # the usual op: values in, one value out
@@ -246,6 +307,9 @@ class Executor:
                         else:
                             vals[out] = fn(*[vals[i] for i in ins])
                     else:
+                        if flags & _READ:           # references leaving the task: read now
+                            for ref, value, name in reads:
+                                vals[value] = vals[ref].read(name)
                         args = [vals[i] for i in ins]
                         for i in deref:
                             args[i] = args[i].read(node["name"])

@@ -84,7 +84,9 @@ class MasterSession:
             tasks = {}
             for device, piece in pieces.items():
                 entry = tasks.setdefault(task_of(device), {"pieces": [], "feeds": set()})
-                entry["pieces"].append(piece.as_dict())
+                entry["pieces"].append({**piece.as_dict(), "client_task": self.master.task,
+                                        "isolate_session_state": bool(
+                                            self.config.get("isolate_session_state"))})
                 entry["feeds"].update(piece.feeds)
             for task, entry in tasks.items():
                 entry["handle"] = self.master.call(task, "RegisterGraph", session=self.handle,
@@ -120,7 +122,9 @@ class MasterSession:
             steps = list(self.active_steps)
         for step_id in steps:
             self.master.abort_everywhere(step_id, errors.CANCELLED,
-                                         "Session was closed while this step was running.")
+                                         "Step was cancelled by an explicit call to "
+                                         "`Session::Close()`: the Session was closed while "
+                                         "this step was running.")
         tasks = {t for plan in self.plans.values() for t in plan.tasks}
         for task in tasks:
             try:
@@ -145,6 +149,7 @@ class MasterService:
         self.local_worker = local_worker    # (the fast path delivers tensors into its mailbox)
         self._sessions = {}
         self._handles = itertools.count(1)
+        self._reset_handles = set()         # sessions closed by Session.reset
 
     # -- talking to workers -----------------------------------------------------
     def call(self, task, method, timeout=None, **request):
@@ -238,9 +243,10 @@ class MasterService:
     def session(self, handle):
         session = self._sessions.get(handle)
         if session is None:
+            why = ("Session.reset(target) closed it" if handle in self._reset_handles else
+                   "the master restarted")
             raise errors.AbortedError(None, None, f"Session {handle} is not found on "
-                                      f"{self.task}: the master restarted. Create a new "
-                                      "session.")
+                                      f"{self.task}: {why}. Create a new session.")
         return session
 
     def close_session(self, handle):
@@ -249,6 +255,11 @@ class MasterService:
             session.close()
 
     def reset(self, containers=None):
+        """TF's Master::Reset: closes every session of this master (their next run is an
+        AbortedError), then clears the containers of every task."""
+        for handle in list(self._sessions):
+            self._reset_handles.add(handle)
+            self.close_session(handle)
         for task in self.cluster_tasks:
             try:
                 self.call(task, "Reset", containers=containers)

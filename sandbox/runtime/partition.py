@@ -14,15 +14,10 @@ however many ops there read it.
 Feeds and fetches stay at the boundary: a piece is told which fed tensors it reads and which
 tensors it must return to the master.
 """
-from .executor import normalize_tensor_name, parse_input
+from .executor import normalize_tensor_name, parse_input, task_of
 from .rendezvous import make_key
 
 __all__ = ["partition", "Piece", "task_of"]
-
-
-def task_of(device):
-    """'/job:ps/replica:0/task:0/device:CPU:0' -> '/job:ps/replica:0/task:0'."""
-    return device.rsplit("/device:", 1)[0]
 
 
 class Piece:

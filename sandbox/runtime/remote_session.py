@@ -7,12 +7,13 @@ server (CreateSession, then ExtendSession with only the ops added since), and fo
 """
 import sys
 import threading
+import time
 
 from ..framework import errors
 from . import cluster_secret, local_master
 from .peers import Peers
 
-__all__ = ["RemoteSession", "parse_target", "reset_containers", "read_trace"]
+__all__ = ["RemoteSession", "parse_target", "reset_containers", "read_trace", "call_master"]
 
 MASTER = "master"
 
@@ -25,15 +26,38 @@ def parse_target(target):
             text = text[len(prefix):]
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not host:
-        raise errors.InvalidArgumentError(None, None, f"Session target {target!r} is not of "
-                                          "the form 'grpc://host:port' (e.g. server.target).")
+        raise errors.NotFoundError(     # TF's words: no runtime takes such a target
+            None, None, f'No session factory registered for the given session options: '
+            f'{{target: "{target}"}}. A Session runs in this process (target \'\') or '
+            "through a server's master: 'grpc://host:port', e.g. server.target or "
+            "cluster.target('worker', 0).")
     return host.strip("[]"), int(port)
+
+
+def call_master(peers, master, session_config, method, /, **kwargs):
+    """The first call to the master at a target: if it cannot be reached and the config has
+    an operation_timeout_in_ms, tries again until then (TF's client waits for its master),
+    then DeadlineExceededError; without a timeout, the UnavailableError at once."""
+    timeout_ms = int(getattr(session_config, "operation_timeout_in_ms", 0) or 0)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            return peers.call(master, method, **kwargs)
+        except errors.UnavailableError as e:
+            if not timeout_ms:
+                raise
+            if time.monotonic() >= deadline:
+                raise errors.DeadlineExceededError(
+                    None, None, f"{method} found no master within operation_timeout_in_ms="
+                    f"{timeout_ms}: {e.message}") from None
+            time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
 
 
 def _config_dict(config):
     return {"allow_soft_placement": bool(config.allow_soft_placement),
             "log_device_placement": bool(config.log_device_placement),
-            "operation_timeout_in_ms": int(config.operation_timeout_in_ms or 0)}
+            "operation_timeout_in_ms": int(config.operation_timeout_in_ms or 0),
+            "isolate_session_state": bool(config.isolate_session_state)}
 
 
 class RemoteSession:
@@ -46,6 +70,8 @@ class RemoteSession:
         self.config = config
         self.master = f"the master at {target}"          # its task name once known
         server = local_master.lookup(self.address)
+        if server is not None and config.rpc_options.use_rpc_for_inprocess_master:
+            server = None                 # asked for the socket even so (TF's RPCOptions)
         if server is not None:            # our own process's server: no socket in between
             self.peers = local_master.InProcessMaster(server)
         else:
@@ -67,10 +93,10 @@ class RemoteSession:
         version = self.graph.version
         ops = self.graph.get_operations()
         if self.handle is None:
-            reply = self.peers.call(self.master, "CreateSession",
-                                    nodes=[op.node_def for op in ops],
-                                    config=_config_dict(self.config),
-                                    device_filters=list(self.config.device_filters or []))
+            reply = call_master(self.peers, self.master, self.config, "CreateSession",
+                                nodes=[op.node_def for op in ops],
+                                config=_config_dict(self.config),
+                                device_filters=list(self.config.device_filters or []))
             self.handle, self.devices = reply["handle"], reply["devices"]
             self.master_task = reply["task"]
             named = f"{reply['task']} (the master at {self.target})"
@@ -135,7 +161,7 @@ def reset_containers(target, containers=None, config=None):
     address = parse_target(target)
     peers = Peers({MASTER: address}, cluster_secret.secret_for(address), owner="client")
     try:
-        peers.call(MASTER, "MasterReset", containers=list(containers or []))
+        call_master(peers, MASTER, config, "MasterReset", containers=list(containers or []))
     finally:
         peers.close()
 

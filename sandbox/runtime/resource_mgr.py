@@ -61,9 +61,15 @@ class ResourceMgr:
         self.owner = owner
         self._lock = threading.Lock()
         self._containers = {}
+        # TF names a task's default container after its job ("ps", "worker", "localhost"):
+        # Session.reset(target, ["ps"]) clears what the ps tasks keep there
+        self.default_container = owner.split("/job:", 1)[-1].split("/", 1)[0] \
+            if "/job:" in owner else ""
 
     def lookup_or_create(self, container, name, factory):
         """Returns the resource `name`, creating it with `factory()` the first time."""
+        if container == self.default_container:
+            container = ""
         resource = self._containers.get(container or "", _EMPTY).get(name)
         if resource is not None:              # the usual case, on every step: no lock needed
             return resource                   # to read a dict
@@ -75,6 +81,8 @@ class ResourceMgr:
             return resource
 
     def lookup(self, container, name):
+        if container == self.default_container:
+            container = ""
         with self._lock:
             resource = self._containers.get(container or "", {}).get(name)
         if resource is None:
@@ -107,6 +115,8 @@ class ResourceMgr:
                 self._containers.clear()
             else:
                 self._containers.pop(container, None)
+                if container == self.default_container:
+                    self._containers.pop("", None)
 
 
 def _describe(resource):

@@ -49,6 +49,7 @@ class WorkerService:
         self.trace = trace
         self.log = log
         self.resources = ResourceMgr(owner=task)
+        self._isolated = {}               # session -> its ResourceMgr (isolate_session_state)
         self.rendezvous = Rendezvous(owner=task, log=log)
         self._graphs = {}
         self._states = {}
@@ -71,9 +72,14 @@ class WorkerService:
                 raise errors.InvalidArgumentError(
                     None, None, f"{self.task} has no device {device}; it has "
                     f"{', '.join(self.devices)}.")
+            # fetches for a master elsewhere leave this task (executor.py's docstring)
+            leave = piece.get("client_task", self.task) != self.task
+            # ConfigProto(isolate_session_state=True): the session's own variables and queues
+            resources = self._isolated.setdefault(session, ResourceMgr(owner=self.task)) \
+                if piece.get("isolate_session_state") else self.resources
             executors.append((device, Executor(piece["nodes"], piece["feeds"], piece["fetches"],
-                                               piece["targets"], self.resources, state_store,
-                                               device=device)))
+                                               piece["targets"], resources, state_store,
+                                               device=device, fetches_leave=leave)))
         nodes = [_node_summary(nd, piece["device"]) for piece in pieces
                  for nd in piece["nodes"]]
         with self._lock:
@@ -93,6 +99,7 @@ class WorkerService:
                 del self._graphs[handle]
                 self.placement_version += 1
             self._states.pop(session, None)
+            self._isolated.pop(session, None)
 
     def placement(self, since_version=None):
         """What the masters gave this task to run: {"version": n, "nodes": [[name, op type,
