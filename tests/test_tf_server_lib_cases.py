@@ -773,3 +773,24 @@ def test_list_devices_gives_tfs_device_attributes(cached_server):
         assert [d.device_type for d in sess.list_devices()] == ["CPU", "GPU"]
         assert "_DeviceAttributes(/job:localhost/replica:0/task:0/device:GPU:0, GPU" in \
             repr(sess.list_devices()[1])
+
+
+def test_make_callable_takes_a_list_or_tuple_of_feeds():
+    """session.py make_callable: TF's TypeError for a feed_list that is neither."""
+    x = tf.placeholder(tf.float32, [])
+    y = x * 2.0
+    with tf.Session() as sess:
+        assert sess.make_callable(y, (x,))(3.0) == 6.0
+        assert sess.make_callable([y, {"a": y}], [x])(2.0) == [4.0, {"a": 4.0}]
+        with pytest.raises(TypeError, match="^`feed_list` must be a list or tuple.$"):
+            sess.make_callable(y, x)
+
+
+def test_a_stopped_server_does_not_start_again():
+    """grpc_server_lib.cc GrpcServer::Start: 'Server has stopped.' (FailedPrecondition)."""
+    server = tf.train.Server.create_local_server()
+    server.start()                                   # already started: nothing to do
+    server.stop()
+    with pytest.raises(tf.errors.FailedPreconditionError, match="^Server has stopped: "
+                                                                "/job:local/replica:0/task:0"):
+        server.start()

@@ -248,6 +248,8 @@ class BaseSession:
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function that runs `fetches`, feeding its positional arguments to `feed_list`."""
+        if feed_list is not None and not isinstance(feed_list, (list, tuple)):
+            raise TypeError("`feed_list` must be a list or tuple.")     # TF's words
         feed_list = list(feed_list or [])
 
         def _callable(*args, **kwargs):

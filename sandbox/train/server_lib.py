@@ -129,6 +129,10 @@ class Server:
 
     def start(self):
         """Starts serving (done by the constructor unless start=False)."""
+        if self._impl.stopped:                       # TF's GrpcServer::Start: its words
+            raise errors.FailedPreconditionError(
+                None, None, f"Server has stopped: {self._impl.task} cannot serve again. Create "
+                "a new tf.train.Server for it (its port is free again).")
         self._impl.start()
 
     def join(self, timeout=None):
