@@ -21,7 +21,7 @@ from matplotlib.table import Table
 from matplotlib.text import Text
 
 from sandbox.widgets import pictures
-from sandbox.widgets.pictures import DEAD
+from sandbox.widgets.palette import DEAD_COLOR as DEAD
 
 DATA = pathlib.Path(__file__).parent / "data" / "pictures"
 
