@@ -448,3 +448,12 @@ def test_drawing_in_a_given_axes_uses_it():
     place = fig.add_subplot(1, 1, 1)
     pictures.draw_curves(copy.deepcopy(load("curves")), ax=place)
     assert place not in fig.axes and len(fig.axes) == 3
+
+
+def test_small_multiples_draws_curves_too():
+    """Every draw function takes its axes by keyword, so small_multiples can use any of them
+    (draw_curves takes x_axis second)."""
+    state = json.loads((DATA / "curves.json").read_text())
+    fig = pictures.small_multiples({"a": state, "b": state}, pictures.draw_curves)
+    assert len(fig.subfigs) == 2
+    assert all(len(sub.axes) >= 2 for sub in fig.subfigs)      # loss and accuracy in each

@@ -114,6 +114,10 @@ class ClusterWatch:
     def states(self):
         return dict(self._state)
 
+    def started(self, task):
+        """When the task's server started (its process's incarnation), as last observed."""
+        return self._started.get(task)
+
     def _known_dead(self, info):
         """A LocalCluster knows its processes: a task whose process exited is dead, and
         nobody needs to knock on its port to find out."""

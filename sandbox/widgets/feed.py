@@ -9,8 +9,10 @@ tasks were given to run and what lives in them, into the placement model. Then i
 listeners (the views), which redraw from the models. Everything a view shows therefore
 comes from the cluster's own measurements, at most one interval old.
 
-When the program's sessions close (training ended), the tasks drop their graph pieces; the
-placement model keeps the last pieces it saw, and says so, until a new graph arrives.
+Each task's placement is what it was given to run since it started: the graph pieces of
+every session it served, gathered look after look (a chief's init graph, then its training
+graph...). When the program's sessions close (training ended), the tasks drop their pieces;
+the placement model keeps what it saw, and says so. A task that restarts starts afresh.
 """
 import threading
 import time
@@ -62,7 +64,7 @@ class LiveFeed:
     and `secret`) into a TrafficModel and a PlacementModel; see the module docstring.
     `graph`: only show that graph's ops in the placement (default: all of them)."""
 
-    def __init__(self, cluster, interval=INTERVAL, placement_every=1.0, graph=None,
+    def __init__(self, cluster, interval=INTERVAL, placement_every=0.5, graph=None,
                  trace_limit=200, window=1.0):
         self.cluster = cluster
         self.interval = interval
@@ -74,7 +76,7 @@ class LiveFeed:
         self.lock = threading.RLock()       # held while the models change or are read
         self.updates = 0
         self._listeners = []
-        self._pieces = {}                   # task -> the last non-empty graph pieces seen
+        self._pieces = {}                   # task -> (its start, {(op, device): row}) seen
         self._last_placement = 0.0
         self._ticker = None
 
@@ -114,13 +116,18 @@ class LiveFeed:
         placement, resources = self.watch.placement(), self.watch.resources()
         closed = []
         for task, rows in placement.items():
+            started = self.watch.started(task)
+            if task not in self._pieces or self._pieces[task][0] != started:
+                self._pieces[task] = (started, {})            # new, or a new process
+            seen = self._pieces[task][1]
             if rows:
-                self._pieces[task] = rows
-            elif task in self._pieces:
+                seen.update(((row[0], row[2]), row) for row in rows)
+            elif seen:
                 closed.append(task)
+        pieces = {task: list(seen.values()) for task, (_, seen) in self._pieces.items()}
         with self.lock:
-            self.placement.update_from_cluster(dict(self._pieces), resources,
-                                               self.watch.states(), self.graph)
+            self.placement.update_from_cluster(pieces, resources, self.watch.states(),
+                                               self.graph)
             if closed:
                 self.placement.note += (" The sessions on " + ", ".join(
                     t.split("/job:")[-1].replace("/replica:0/task:", ":") for t in closed)

@@ -109,7 +109,7 @@ def small_multiples(states_by_label, draw, colors=None, ncols=None, title=None):
             sub = subfigures[i // ncols][i % ncols]
             sub.suptitle(label, x=0.01, ha="left", fontsize=TITLE + 4, fontweight="bold",
                          color=colors.get(label) or run_color(i))
-            draw(states_by_label[label], sub)
+            draw(states_by_label[label], ax=sub)
         if title:
             fig.suptitle(title, fontsize=TITLE + 4, fontweight="bold")
     return fig
