@@ -22,10 +22,9 @@ def _wait_for(condition, timeout=60, what="the condition"):
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def small_mnist():
+def _synthetic_mnist(examples):
     rng = np.random.default_rng(0)
-    labels = rng.integers(0, 10, 2000)
+    labels = rng.integers(0, 10, examples)
     images = (np.eye(10)[labels] @ rng.random((10, 784))).astype(np.float32)
     images += 0.1 * rng.random(images.shape, dtype=np.float32)
 
@@ -34,6 +33,18 @@ def small_mnist():
                        seed=0)
     return Datasets(train=ds(images, labels), validation=ds(images[:500], labels[:500]),
                     test=ds(images[:500], labels[:500]))
+
+
+@pytest.fixture(scope="module")
+def small_mnist():
+    return _synthetic_mnist(2000)
+
+
+@pytest.fixture(scope="module")
+def long_mnist():
+    """Enough steps (200 an epoch) that a run is still training when a test kills a task in
+    it, however slow the machine is at that moment: the test stops it itself."""
+    return _synthetic_mnist(20000)
 
 
 def _task(state, short):
@@ -117,8 +128,8 @@ def test_curves_view_overlays_runs_live_and_labels_them(small_mnist):
         view.close()
 
 
-def test_dashboard_runs_kills_restarts_saves_and_replays(small_mnist, tmp_path):
-    dash = Dashboard(mnist=small_mnist, interval=0.1)
+def test_dashboard_runs_kills_restarts_saves_and_replays(long_mnist, tmp_path):
+    dash = Dashboard(mnist=long_mnist, interval=0.1)
     try:
         dash.controls["epochs"].value = 20
         dash.run(workers=2, mode="async")
