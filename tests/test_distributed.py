@@ -11,7 +11,6 @@ import sandbox as tf
 from bench.common import free_port
 from sandbox.client.timeline import Timeline
 from sandbox.cluster import LocalCluster
-from sandbox.runtime import master as master_module
 from sandbox.runtime.remote_session import read_trace
 
 
@@ -88,7 +87,7 @@ def test_server_api_like_tf():
 def test_unreachable_ps_logs_the_waiting_line_then_fails(monkeypatch, capfd):
     """TF's line (master.cc) first, then which tasks have not answered, where, why that may
     be, and the device_filters that would leave them out -- which then work."""
-    monkeypatch.setattr(master_module, "_WAIT_LOG_EVERY", 0.3)
+    monkeypatch.setattr(tf.errors, "WAIT_LOG_EVERY", 0.3)
     ps_port = free_port()
     spec = tf.train.ClusterSpec({"ps": [f"localhost:{ps_port}"],
                                  "worker": [f"localhost:{free_port()}"]})

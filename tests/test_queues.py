@@ -94,8 +94,8 @@ def test_queue_shape_and_dtype_errors():
 def test_a_blocked_dequeue_says_what_it_waits_for(monkeypatch, capsys):
     """Every few seconds a waiting dequeue names its queue and how full it is ("unbounded"
     for a queue without a capacity, like SyncReplicasOptimizer's token queue)."""
-    from sandbox.ops import data_flow_ops
-    monkeypatch.setattr(data_flow_ops, "_LOG_EVERY", 0.2)
+    from sandbox.framework import errors
+    monkeypatch.setattr(errors, "WAIT_LOG_EVERY", 0.2)
     unbounded = tf.FIFOQueue(2**31 - 1, tf.int64, shapes=[[]], name="tokens")
     small = tf.FIFOQueue(3, tf.int64, shapes=[[]], name="small")
     with tf.Session() as sess:

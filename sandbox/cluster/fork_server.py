@@ -13,8 +13,8 @@ checks that it has one thread before it serves. Each child then takes the launch
 environment, working directory and sys.path from the request, sets its BLAS pools to the
 threads that environment asks for (threadpoolctl: the limit a spawned task got from
 OPENBLAS_NUM_THREADS when it imported NumPy itself). (So no preloaded module may read the
-environment when it is imported: it would read the server's.) The launcher's stdout and stderr at the
-time of the request go with it, so a task prints where a spawned one would.
+environment when it is imported: it would read the server's.) The launcher's stdout and
+stderr at the time of the request go with it, so a task prints where a spawned one would.
 
 Lifetimes. The server is a child of the launcher; it ends when the launcher closes its end of
 their socket: `shutdown()` (idempotent; called at interpreter exit, after the clusters have
@@ -70,7 +70,7 @@ _SPAWN_HINT = ("Start the cluster without it: LocalCluster(..., start_method='sp
                "SANDBOX_START_METHOD=spawn.")
 
 _lock = threading.Lock()
-_server = None                          # the _Server of this process, while one runs
+_server = None                          # the _ServerProcess of this process, while one runs
 _exit_handler = None
 
 
@@ -130,7 +130,7 @@ def _running():
     if _server is None or _server.process.poll() is not None:
         if _server is not None:
             _server.stop()
-        _server = _Server()
+        _server = _ServerProcess()
         if _exit_handler is None:   # registered before any cluster's: atexit runs it after them
             _exit_handler = atexit.register(shutdown)
     return _server
@@ -152,7 +152,7 @@ def _forget_after_fork():
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
-class _Server:
+class _ServerProcess:
     """The launcher's handle: the server's process and the launcher's end of their socket."""
 
     def __init__(self):
@@ -303,7 +303,7 @@ def _wait_gone(pid, timeout):
 # -- the server's side ---------------------------------------------------------------------------
 def _serve(fd, launcher_pid):
     """The server's main loop: preload, then fork a child per request until the launcher is
-    gone. Runs in the server process, started by _Server with `python -c`."""
+    gone. Runs in the server process, started by _ServerProcess with `python -c`."""
     sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # ^C in a terminal is for the launcher
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))   # still stop the tasks (finally)

@@ -9,7 +9,12 @@ __all__ = ["OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
            "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
            "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
            "InternalError", "UnavailableError", "DataLossError", "error_code_name",
-           "exception_type_from_error_code"]
+           "exception_type_from_error_code", "WAIT_LOG_EVERY"]
+
+# A wait is never silent: whatever waits long (a _Recv for its tensor, a queue's dequeue, a
+# call for its reply, a session for its tasks) says every WAIT_LOG_EVERY seconds what it waits
+# for, and how long it has waited.
+WAIT_LOG_EVERY = 10.0
 
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
 ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9

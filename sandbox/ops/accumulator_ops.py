@@ -44,7 +44,6 @@ from ..framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = ["ConditionalAccumulatorBase", "ConditionalAccumulator"]
 
-_LOG_EVERY = 10.0
 _FLOAT_TYPES = (_dtypes.float16, _dtypes.float32, _dtypes.float64)
 
 
@@ -160,7 +159,7 @@ class _Accumulator:
                         left = step.time_left()
                     self.cond.wait(0.25 if left is None else max(0.001, min(0.25, left)))
                     now = time.monotonic()
-                    if now - last >= _LOG_EVERY and attempt.result is None:
+                    if now - last >= errors.WAIT_LOG_EVERY and attempt.result is None:
                         last = now
                         print(f"[{self.owner}] {node} {self._waiting_text(need)} "
                               f"({now - started:.0f} s so far)", file=sys.stderr, flush=True)

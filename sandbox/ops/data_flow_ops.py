@@ -29,7 +29,6 @@ from ..framework.tensor_shape import TensorShape
 
 __all__ = ["FIFOQueue", "RandomShuffleQueue", "QueueBase"]
 
-_LOG_EVERY = 10.0
 
 
 class _Queue:
@@ -63,7 +62,7 @@ class _Queue:
                 left = None
             self.cond.wait(0.25 if left is None else max(0.001, min(0.25, left)))
             now = time.monotonic()
-            if now - last >= _LOG_EVERY:
+            if now - last >= errors.WAIT_LOG_EVERY:
                 last = now
                 print(f"[{self.owner}] {node} still waiting to {what} queue {self.name!r} "
                       f"({len(self.items)} of {_capacity_text(self.capacity)} elements, "

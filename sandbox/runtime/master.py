@@ -28,7 +28,6 @@ from .placer import place
 
 __all__ = ["MasterService"]
 
-_WAIT_LOG_EVERY = 10.0
 _ABORT_TIMEOUT = 5.0     # seconds a (paused) task may take to take note of an abort
 _REPLY_GRACE = 2.0       # seconds past a step's deadline to wait for the replies
 
@@ -222,7 +221,7 @@ class MasterService:
                 raise errors.DeadlineExceededError(
                     None, None, f"CreateSession gave up after {timeout_ms} ms waiting for "
                     f"{', '.join(pending)}: {self._not_answering(tasks, pending)}")
-            if now - last_log >= _WAIT_LOG_EVERY:
+            if now - last_log >= errors.WAIT_LOG_EVERY:
                 last_log = now
                 for task in pending:         # TF's line (master.cc), that a student can search
                     self.log(f"CreateSession still waiting for response from worker: {task}")

@@ -14,10 +14,9 @@ import time
 from ..framework import errors
 from . import transport
 
-__all__ = ["Peers", "raise_remote_error", "NO_REPLY"]
+__all__ = ["Peers", "raise_remote_error", "parse_address", "NO_REPLY"]
 
 NO_REPLY = transport.NO_REPLY
-WAIT_LOG_EVERY = 10.0
 # Calls that legitimately wait long and whose waits other parts already explain.
 QUIET_METHODS = ("RunGraph",)
 
@@ -25,6 +24,15 @@ QUIET_METHODS = ("RunGraph",)
 def raise_remote_error(reply, task):
     code, message, node = reply["error"]
     raise errors.exception_type_from_error_code(code)(node or None, None, message)
+
+
+def parse_address(address):
+    """'host:port' -> (host, port), or None if `address` is not one (the runtime's one
+    parser of addresses: ClusterSpec entries, Session targets without their 'grpc://')."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in host or int(port) > 65535:
+        return None
+    return host.strip("[]"), int(port)
 
 
 class Peers:
@@ -131,7 +139,8 @@ class Peers:
         started = time.monotonic()
         while True:
             waited = time.monotonic() - started
-            chunk = WAIT_LOG_EVERY if timeout is None else min(WAIT_LOG_EVERY, timeout - waited)
+            chunk = errors.WAIT_LOG_EVERY if timeout is None else \
+                min(errors.WAIT_LOG_EVERY, timeout - waited)
             try:
                 return conn.recv(timeout=max(chunk, 0.001))
             except TimeoutError:

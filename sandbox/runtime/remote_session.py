@@ -11,7 +11,7 @@ import time
 
 from ..framework import errors
 from . import cluster_secret, local_master
-from .peers import Peers
+from .peers import Peers, parse_address
 
 __all__ = ["RemoteSession", "parse_target", "reset_containers", "read_trace", "call_master"]
 
@@ -24,14 +24,14 @@ def parse_target(target):
     for prefix in ("grpc://", "grpc+sandbox://", "sandbox://"):
         if text.startswith(prefix):
             text = text[len(prefix):]
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not host:
+    address = parse_address(text)
+    if address is None or not address[0]:
         raise errors.NotFoundError(     # TF's words: no runtime takes such a target
             None, None, f'No session factory registered for the given session options: '
             f'{{target: "{target}"}}. A Session runs in this process (target \'\') or '
             "through a server's master: 'grpc://host:port', e.g. server.target or "
             "cluster.target('worker', 0).")
-    return host.strip("[]"), int(port)
+    return address
 
 
 def call_master(peers, master, session_config, method, /, **kwargs):

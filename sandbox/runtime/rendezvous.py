@@ -26,9 +26,8 @@ import time
 
 from ..framework import errors
 
-__all__ = ["Rendezvous", "StepRendezvous", "make_key", "WAIT_LOG_EVERY"]
+__all__ = ["Rendezvous", "StepRendezvous", "make_key"]
 
-WAIT_LOG_EVERY = 10.0    # seconds between "still waiting" lines, everywhere in the runtime
 _ABANDONED_AFTER = 300.0
 
 
@@ -86,7 +85,7 @@ class Rendezvous:
                     left = step.time_left()
                 self.wait(step_id, 0.5 if left is None else min(0.5, max(left, 0.001)))
                 now = time.monotonic()
-                if now - last_log >= WAIT_LOG_EVERY:
+                if now - last_log >= errors.WAIT_LOG_EVERY:
                     last_log = now
                     what = describe or key.rsplit(";", 1)[-1]
                     self._log(f"Step {step_id}: {self.owner} still waiting for tensor {what} "

@@ -265,7 +265,7 @@ class StepPump:
             self._drain_wake()
 
 
-# -- the switch --------------------------------------------------------------------------------
+# -- the switch -----------------------------------------------------------------------------------
 def enabled(trick="SANDBOX_FAST_PATHS"):
     """False if $SANDBOX_FAST_PATHS is "0": then every step takes the plain route (read by each
     task's server when it starts; LocalCluster's tasks inherit the launcher's environment).
@@ -273,7 +273,7 @@ def enabled(trick="SANDBOX_FAST_PATHS"):
     return os.environ.get(trick, "1") != "0"
 
 
-# -- the master's side ------------------------------------------------------------------------------
+# -- the master's side ----------------------------------------------------------------------------
 def run_step(master, requests, outcome, deadline):
     """MasterService.run_step on channels: RunGraph to every other task at once (each call's
     connection a channel), this master's own pieces in the calling thread, then the replies
@@ -347,7 +347,7 @@ def _wait_until(mailbox, step_id, done, timeout):
         return True
 
 
-# -- the callee's side -------------------------------------------------------------------------------
+# -- the callee's side ----------------------------------------------------------------------------
 def serve_run_graph(worker, conn, caller, handle, step_id, feeds, deadline, collect_stats):
     """RunGraph that came on a channel: the step's tensors to and from `caller` travel on
     `conn` while the piece runs; the server answers on it as usual afterwards."""
@@ -364,7 +364,7 @@ def serve_run_graph(worker, conn, caller, handle, step_id, feeds, deadline, coll
         pump.close()
 
 
-# -- what the step's kernels talk to -----------------------------------------------------------------
+# -- what the step's kernels talk to --------------------------------------------------------------
 class ChannelRendezvous(StepRendezvous):
     """A step's rendezvous on the fast path: sends wait in an outbox until the step waits or
     its piece ends (flush), then go to each task as one message -- on the step's channel to

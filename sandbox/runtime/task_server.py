@@ -21,29 +21,25 @@ import time
 from ..framework import errors
 from . import cluster_secret, compute_threads, local_master, step_channels, transport
 from .master import MasterService
-from .peers import NO_REPLY, Peers
+from .peers import NO_REPLY, Peers, parse_address
 from .simulation import Knobs
 from .trace import UNTRACED_METHODS, TraceRing
 from .worker import WorkerService
 
-__all__ = ["TaskServer", "task_name", "parse_address", "checked_address"]
+__all__ = ["TaskServer", "task_name", "checked_address"]
 
 
 def task_name(job, index):
     return f"/job:{job}/replica:0/task:{index}"
 
 
-def parse_address(address):
-    host, sep, port = address.rpartition(":")
-    if not sep:
-        raise ValueError(f"Address {address!r} has no port: write it as host:port")
-    return host.strip("[]"), int(port)
-
-
 def checked_address(job, index, address, own=False):
     """(host, port) of task `index` of `job`, or the InvalidArgumentError TF's server gives
     when it starts (grpc_server_lib.cc GetPort for its own address, grpc_channel.cc
     ValidateHostPortPair for the others'), naming the task and saying what to write."""
+    parsed = parse_address(address)
+    if parsed is not None:
+        return parsed
     host, sep, port = address.rpartition(":")
     where = f"job {job!r}, task {index} ({task_name(job, index)})"
     example = "e.g. 'localhost:2222'" + (" or 'localhost:0' for any free port" if own else "")
@@ -53,10 +49,8 @@ def checked_address(job, index, address, own=False):
         fix = f"an address must be 'host:port' with a port number, {example}"
     elif "/" in host:
         fix = f"the host part {host!r} cannot hold a '/', {example}"
-    elif int(port) > 65535:
-        fix = f"a port is a number in 0..65535, {example}"
     else:
-        return host.strip("[]"), int(port)
+        fix = f"a port is a number in 0..65535, {example}"
     if own:
         text = f'Could not parse port for local server from "{address}"'
     else:

@@ -39,7 +39,7 @@ import time
 
 from . import wire
 
-__all__ = ["AuthenticationError", "Connection", "Listener", "Server", "connect", "serve",
+__all__ = ["AuthenticationError", "Connection", "Listener", "ConnectionServer", "connect", "serve",
            "NO_REPLY", "HANDSHAKE_TIMEOUT", "SECRET_ENV", "make_secret", "parse_secret",
            "secret_from_env", "secret_from_file"]
 
@@ -423,7 +423,7 @@ class Listener:
 
 
 # -- a small threaded server -----------------------------------------------------------------
-class Server:
+class ConnectionServer:
     """What serve() returns: an accept thread plus one thread per connection. Each connection
     thread runs the handshake, then for every message calls handler(conn, message) and sends
     the reply back (unless it is NO_REPLY). A failed handshake, a malformed frame or an
@@ -540,10 +540,11 @@ class Server:
         self.stop()
 
     def __repr__(self):
-        return f"<Server {self.name} at {_fmt(self.address)}>"
+        return f"<ConnectionServer {self.name} at {_fmt(self.address)}>"
 
 
 def serve(listener, handler, name="sandbox-server"):
     """Serves `listener` in background threads: handler(conn, message) -> reply is called for
-    each message (return NO_REPLY for a one-way message). Returns the Server; stop() it."""
-    return Server(listener, handler, name)
+    each message (return NO_REPLY for a one-way message). Returns the ConnectionServer; stop()
+    it."""
+    return ConnectionServer(listener, handler, name)

@@ -24,7 +24,7 @@ from ..framework import errors
 from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
 from .rendezvous import Rendezvous, StepRendezvous
-from .resource_mgr import ResourceMgr
+from ..framework.resource_mgr import ResourceMgr
 from .simulation import sleep_for
 
 __all__ = ["WorkerService"]
@@ -87,11 +87,6 @@ class WorkerService:
             self._graphs[handle] = _RegisteredGraph(handle, session, executors, nodes)
             self.placement_version += 1
         return handle
-
-    def deregister_graph(self, handle):
-        with self._lock:
-            if self._graphs.pop(handle, None) is not None:
-                self.placement_version += 1
 
     def close_session(self, session):
         with self._lock:

@@ -24,7 +24,8 @@ import time
 from ..framework import errors
 from ..runtime import cluster_secret
 from ..runtime.peers import Peers
-from ..runtime.task_server import parse_address, task_name
+from ..runtime.peers import parse_address
+from ..runtime.task_server import task_name
 from ..runtime.trace import TraceRecord
 from ..train.cluster_spec import ClusterSpec
 
@@ -195,7 +196,7 @@ class ClusterWatch:
 
     def resources(self):
         """{task: [[container, name, kind, dtype, shape, bytes, state], ...]} of each living
-        task (runtime/resource_mgr.py ResourceMgr.describe)."""
+        task (framework/resource_mgr.py ResourceMgr.describe)."""
         out = {}
         with self._lock:
             for info in self.tasks:
