@@ -89,7 +89,8 @@ def worker(data_dir, steps):
     import logging
     logging.getLogger("sandbox").setLevel(logging.WARNING)
     import sandbox as tf
-    from bench.bench_cluster import _ps_process, seed_job
+    from bench.bench_cluster import _ps_process
+    from bench.seed_job import seed_job
     from sandbox.examples.tutorials.mnist import input_data
     mnist = input_data.read_data_sets(data_dir, one_hot=True)
     batches = [mnist.train.next_batch(100) for _ in range(steps)]

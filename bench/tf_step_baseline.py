@@ -1,7 +1,7 @@
 """The seed job's training step under real TensorFlow's gRPC runtime, on this machine, in this
 run -- the baseline of the step benchmark (optional: TensorFlow is not a dependency).
 
-The job and its layout are bench_cluster.bench_step's: 1 ps + 1 worker, between-graph, async
+The job (bench/seed_job.py) and its layout are bench_cluster.bench_step's: 1 ps + 1 worker, between-graph, async
 GradientDescent, batch 100; the ps is its own process (a tf.train.Server that joins), another
 process holds the worker's server and the client, as each worker of seed 002 does.
 
@@ -129,8 +129,8 @@ def _run_ps(spec):
 
 def _run_worker(data_dir, steps):
     """TFSeedJob's other end: says ready, then times a round for each 'round' line on stdin."""
-    from bench.bench_cluster import seed_job
     from bench.common import free_port
+    from bench.seed_job import seed_job
     from sandbox.examples.tutorials.mnist import input_data   # NumPy only
     tf = _tf()
     mnist = input_data.read_data_sets(str(data_dir), one_hot=True, seed=0)

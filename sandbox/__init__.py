@@ -13,8 +13,8 @@ from .framework.dtypes import *                      # noqa: F401,F403  tf.float
 from .framework.device_spec import DeviceSpec
 from .framework.graph import *                       # noqa: F401,F403  tf.Graph, tf.name_scope ...
 from .framework.operation import Operation
-from .framework.tensor import Tensor, convert_to_tensor, is_tensor, \
-    register_tensor_conversion_function
+from .framework.tensor import Tensor, convert_to_tensor, is_tensor
+from .framework.tensor_conversion_registry import register_tensor_conversion_function
 from .framework.tensor_shape import TensorShape, Dimension
 from .framework.op_def import RegisterGradient, NotDifferentiable, no_gradient
 from .client.config import *                         # noqa: F401,F403  tf.ConfigProto ...
@@ -44,7 +44,5 @@ from . import train
 from . import summary
 from . import app
 from . import flags
-
-newaxis = None
-__version__ = "1.15.0-sandbox"   # the TF-1 API level the sandbox speaks
-VERSION = __version__
+from . import version
+from .version import VERSION, __version__

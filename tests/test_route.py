@@ -31,7 +31,7 @@ import pytest
 
 import sandbox as tf
 from bench.common import free_port
-from bench.bench_cluster import build_seed_job
+from bench.seed_job import build_seed_job
 
 ROOT = str(__import__("pathlib").Path(tf.__file__).parent) + "/"
 ROUTE = {"client/session.py", "runtime/remote_session.py", "runtime/local_master.py",

@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sandbox as tf
-from sandbox.train import checkpoint_format as fmt
+from sandbox.framework import tensor_bundle as fmt
 from sandbox.train import checkpoint_management as cm
+from sandbox.train import meta_graph
 from sandbox.train.saver import Saver, SaverDef, _get_saver_or_default
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -294,7 +295,7 @@ def test_meta_graph_is_data(tmp_path):
     with tf.Session() as sess:
         sess.run(v.initializer)
         path = Saver().save(sess, str(tmp_path / "m"))
-    meta = fmt.read_meta_graph(path + ".meta")
+    meta = meta_graph.read_meta_graph(path + ".meta")
     names = {nd["name"] for nd in meta["graph_def"]["node"]}
     assert {"v", "save/SaveV2", "save/restore_all"} <= names
     assert meta["saver_def"]["restore_op_name"] == "save/restore_all"

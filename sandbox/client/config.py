@@ -4,59 +4,33 @@ GPUOptions, GraphOptions, RunOptions and RunMetadata (core/protobuf/config.proto
 They behave like the protobuf messages TF-1 programs build: keyword construction, attribute
 access, and a clear error for a field that does not exist.
 """
+from ..framework.message import Message
+from ..framework.step_stats import DeviceStepStats, NodeExecStats, StepStats
 
 __all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RPCOptions",
            "RunOptions", "RunMetadata", "StepStats", "DeviceStepStats", "NodeExecStats"]
 
-
-class _Message:
-    """A plain, protobuf-like record with a fixed set of fields and defaults."""
-    _FIELDS = {}
-
-    def __init__(self, **kwargs):
-        for name, default in self._FIELDS.items():
-            value = default() if callable(default) else default
-            object.__setattr__(self, name, value)
-        for name, value in kwargs.items():
-            setattr(self, name, value)
-
-    def __setattr__(self, name, value):
-        if name not in self._FIELDS:
-            raise ValueError(f'Protocol message {type(self).__name__} has no "{name}" field. '
-                             f"Its fields are: {', '.join(sorted(self._FIELDS))}.")
-        object.__setattr__(self, name, value)
-
-    def CopyFrom(self, other):  # noqa: N802 -- protobuf's name
-        for name in self._FIELDS:
-            object.__setattr__(self, name, getattr(other, name))
-
-    def __eq__(self, other):
-        return type(self) is type(other) and all(
-            getattr(self, n) == getattr(other, n) for n in self._FIELDS)
-
-    def __repr__(self):
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n, d in self._FIELDS.items()
-                           if getattr(self, n) != (d() if callable(d) else d))
-        return f"{type(self).__name__}({fields})"
+# Messages are plain records (framework/message.py); RunMetadata's step statistics are the
+# framework's (framework/step_stats.py), where the runtime fills them.
 
 
-class GPUOptions(_Message):
+class GPUOptions(Message):
     """Accepted for compatibility; simulated GPUs have no memory to manage."""
     _FIELDS = {"allow_growth": False, "per_process_gpu_memory_fraction": 0.0,
                "visible_device_list": "", "allocator_type": ""}
 
 
-class OptimizerOptions(_Message):
+class OptimizerOptions(Message):
     _FIELDS = {"do_common_subexpression_elimination": False, "do_constant_folding": False,
                "opt_level": 0, "global_jit_level": 0}
 
 
-class GraphOptions(_Message):
+class GraphOptions(Message):
     _FIELDS = {"optimizer_options": OptimizerOptions, "build_cost_model": 0,
                "infer_shapes": False, "place_pruned_graph": False, "enable_bfloat16_sendrecv": False}
 
 
-class RPCOptions(_Message):
+class RPCOptions(Message):
     """How a distributed session talks to its master. `use_rpc_for_inprocess_master=True`
     sends a client's requests through the master's socket even when the master is in the
     client's own process (by default they are calls, as TF's LocalMaster makes them); the
@@ -66,7 +40,7 @@ class RPCOptions(_Message):
                "disable_session_connection_sharing": False}
 
 
-class ConfigProto(_Message):
+class ConfigProto(Message):
     """Session configuration.
 
     log_device_placement  print every op's device when it is placed
@@ -84,7 +58,7 @@ class ConfigProto(_Message):
                "rpc_options": RPCOptions}
 
 
-class RunOptions(_Message):
+class RunOptions(Message):
     """Options for one Session.run: `timeout_in_ms` bounds the step; `trace_level=FULL_TRACE`
     asks for per-op timings in RunMetadata.step_stats."""
     NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
@@ -92,20 +66,6 @@ class RunOptions(_Message):
                "output_partition_graphs": False, "report_tensor_allocations_upon_oom": False}
 
 
-class NodeExecStats(_Message):
-    _FIELDS = {"node_name": "", "op": "", "all_start_micros": 0, "op_start_rel_micros": 0,
-               "op_end_rel_micros": 0, "all_end_rel_micros": 0, "timeline_label": "",
-               "thread_id": 0, "extra": dict}
-
-
-class DeviceStepStats(_Message):
-    _FIELDS = {"device": "", "node_stats": list}
-
-
-class StepStats(_Message):
-    _FIELDS = {"dev_stats": list}
-
-
-class RunMetadata(_Message):
+class RunMetadata(Message):
     """Filled by Session.run when asked: step_stats (with FULL_TRACE), partition_graphs."""
     _FIELDS = {"step_stats": StepStats, "partition_graphs": list, "cost_graph": None}

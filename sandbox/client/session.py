@@ -14,51 +14,18 @@ master service of a sandbox server (see sandbox/runtime/).
 """
 import collections
 import contextlib
-import threading
 
 import numpy as np
 
+# The stack of default sessions is the framework's (Tensor.eval reads it there), as in TF.
+from ..framework.default_session import (_default_session_stack, _global_default_session,
+                                         get_default_session)
 from ..framework.graph import Graph, get_default_graph
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor
 from .config import ConfigProto
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
-
-
-class _DefaultSessionStack(threading.local):
-    def __init__(self):
-        self.stack = []
-
-
-_default_session_stack = _DefaultSessionStack()
-_global_default_session = [None]      # InteractiveSession installs itself here
-
-
-def get_default_session():
-    """The innermost `with sess.as_default()` session of this thread, else None."""
-    if _default_session_stack.stack:
-        return _default_session_stack.stack[-1]
-    return _global_default_session[0]
-
-
-def _reset_default_session_stack():
-    _global_default_session[0] = None
-
-
-def _session_for(session, graph, what):
-    """The session that Tensor.eval / Operation.run should use, with TF's errors."""
-    if session is None:
-        session = get_default_session()
-        if session is None:
-            raise ValueError(f"Cannot {what} using `eval()`/`run()`: No default session is "
-                             "registered. Use `with sess.as_default():`, `with tf.Session() as "
-                             "sess:`, or pass an explicit session, e.g. `t.eval(session=sess)`.")
-    if session.graph is not graph:
-        raise ValueError(f"Cannot use the given session to {what}: the tensor's graph is "
-                         "different from the session's graph. Pass an explicit session whose "
-                         "graph holds the tensor.")
-    return session
 
 
 class _FetchStructure:

@@ -15,6 +15,7 @@ import re
 import threading
 
 from . import device_spec as _device_spec
+from .default_session import _reset_default_session_stack
 from .operation import Operation
 from .tensor import Tensor
 
@@ -471,8 +472,7 @@ def reset_default_graph():
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If "
                              "you need a cleared graph, exit the nesting and create a new graph.")
     _DefaultGraphStack.global_default = Graph()
-    from ..client import session as _session
-    _session._reset_default_session_stack()
+    _reset_default_session_stack()
 
 
 # -- module-level forms of the graph's context managers ------------------------------

@@ -51,23 +51,14 @@ class OpDef:
 
 
 def get_op_def(op_type):
+    """The OpDef registered as `op_type` (the runtime has imported every ops module: see
+    runtime/executor.py)."""
     op_def = _REGISTRY.get(op_type)
-    if op_def is None:
-        _import_all_ops()        # a task process may not have imported every ops module yet
-        op_def = _REGISTRY.get(op_type)
     if op_def is None:
         raise errors.NotFoundError(None, None, f"Op type not registered {op_type!r} in the "
                                    "sandbox. Only the TF ops the sandbox implements can run; "
                                    "see sandbox/ops/ for the list.")
     return op_def
-
-
-def _import_all_ops():
-    import importlib
-    import pkgutil
-    from .. import ops
-    for module in pkgutil.iter_modules(ops.__path__):
-        importlib.import_module(f"{ops.__name__}.{module.name}")
 
 
 def registered_ops():

@@ -6,6 +6,7 @@ run first) and a requested device. Its `node_def` is the plain-data form that tr
 tasks; nothing about it is Python code.
 """
 from . import device_spec as _device_spec
+from .default_session import run_using_default_session
 from .tensor import Tensor
 
 __all__ = ["Operation"]
@@ -104,8 +105,7 @@ class Operation:
     # -- running --------------------------------------------------------------
     def run(self, feed_dict=None, session=None):
         """Runs this op in `session` (default: the default session)."""
-        from ..client.session import _session_for
-        _session_for(session, self._graph, f"run operation {self._name!r}").run(self, feed_dict)
+        run_using_default_session(self, feed_dict, self._graph, session)
 
     # -- python protocol ------------------------------------------------------
     def __repr__(self):

@@ -7,10 +7,11 @@ or `t.eval()`). Its static shape is what the graph knows before running.
 import numpy as np
 
 from . import dtypes as _dtypes
+from . import tensor_conversion_registry
+from .default_session import eval_using_default_session
 from .tensor_shape import TensorShape, as_shape
 
-__all__ = ["Tensor", "convert_to_tensor", "register_tensor_conversion_function",
-           "convert_n_to_tensor", "is_tensor"]
+__all__ = ["Tensor", "convert_to_tensor", "convert_n_to_tensor", "is_tensor"]
 
 
 class Tensor:
@@ -85,9 +86,7 @@ class Tensor:
     # -- running --------------------------------------------------------------
     def eval(self, feed_dict=None, session=None):
         """Runs the graph in `session` (default: the default session) and returns this value."""
-        from ..client.session import _session_for
-        return _session_for(session, self.graph, f"evaluate tensor {self.name!r}").run(
-            self, feed_dict)
+        return eval_using_default_session(self, feed_dict, self.graph, session)
 
     # -- python protocol ------------------------------------------------------
     def __repr__(self):
@@ -140,18 +139,12 @@ def is_tensor(x):
 
 # -- conversion of Python values, NumPy arrays and Variables to Tensors --------
 
-_CONVERSION_FUNCTIONS = []  # list of (priority, base_type, fn)
-
-
-def register_tensor_conversion_function(base_type, conversion_func, priority=100):
-    """`conversion_func(value, dtype=None, name=None, as_ref=False)` turns `value` into a Tensor."""
-    _CONVERSION_FUNCTIONS.append((priority, base_type, conversion_func))
-    _CONVERSION_FUNCTIONS.sort(key=lambda entry: entry[0])
-
-
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref=False):
-    """Returns `value` as a Tensor: Tensors pass through, Variables give their value, Python
-    and NumPy values become a Const op, lists of Tensors are stacked."""
+    """Returns `value` as a Tensor: Tensors pass through; anything else is converted by the
+    functions the ops modules registered (framework/tensor_conversion_registry.py): Variables
+    give their value, Python and NumPy values become a Const op, lists of Tensors are stacked.
+    With `preferred_dtype` (and no `dtype`), each function first tries that dtype, then the
+    value's own, as TF's internal_convert_to_tensor does."""
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):
@@ -160,21 +153,20 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref
                              f"{value.name!r} with dtype {value.dtype.name}. Use tf.cast to "
                              "change a tensor's type.")
         return value
-    for _, base_type, fn in _CONVERSION_FUNCTIONS:
-        if isinstance(value, base_type):
-            result = fn(value, dtype=dtype, name=name, as_ref=as_ref)
-            if result is not NotImplemented:
-                return result
-    if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from ..ops import array_ops
-        return array_ops._autopacking_helper(value, dtype, name or "packed")
-    from ..ops.constant_op import constant
-    if dtype is None and preferred_dtype is not None:
-        try:
-            return constant(value, dtype=preferred_dtype, name=name or "Const")
-        except (TypeError, ValueError):
-            pass
-    return constant(value, dtype=dtype, name=name or "Const")
+    for conversion_func in tensor_conversion_registry.get(value):
+        result = None
+        if dtype is None and preferred_dtype is not None:
+            try:
+                result = conversion_func(value, dtype=preferred_dtype, name=name, as_ref=as_ref)
+            except (TypeError, ValueError):
+                result = None                 # not as the preferred dtype: as the value is
+        if result is None:
+            result = conversion_func(value, dtype=dtype, name=name, as_ref=as_ref)
+        if result is not NotImplemented:
+            return result
+    raise TypeError(f"Cannot convert {value!r} with type {type(value)} to Tensor: no conversion "
+                    "function registered. (The ops modules register them: is sandbox/ops/"
+                    "constant_op.py imported?)")
 
 
 def convert_n_to_tensor(values, dtype=None, name=None):

@@ -28,8 +28,8 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
-from ..framework.tensor import (Tensor, _contains_tensor, _numpy_value_of, convert_to_tensor,
-                                register_tensor_conversion_function)
+from ..framework.tensor import Tensor, _contains_tensor, _numpy_value_of, convert_to_tensor
+from ..framework.tensor_conversion_registry import register_tensor_conversion_function
 from ..framework.tensor_shape import Dimension, TensorShape, unknown_shape
 from ..framework.tensor_util import (constant_int, constant_value, constant_value_as_shape,
                                      dim_value, flat_tensors, int_tensor, is_tensor_like,
@@ -61,15 +61,39 @@ register_tensor_conversion_function(TensorShape, _tensor_shape_to_tensor, 100)
 register_tensor_conversion_function(Dimension, _dimension_to_tensor, 100)
 
 
-def _first_dtype(values):
+def _first_tensor(values):
+    """The first tensor (or Variable) of a nested list, depth first; None if it holds none."""
     for v in values:
         if is_tensor_like(v):
-            return v.dtype.base_dtype
+            return v
         if isinstance(v, (list, tuple)):
-            found = _first_dtype(v)
+            found = _first_tensor(v)
             if found is not None:
                 return found
     return None
+
+
+def _first_dtype(values):
+    first = _first_tensor(values)
+    return None if first is None else first.dtype.base_dtype
+
+
+def _autopacking_conversion_function(v, dtype=None, name=None, as_ref=False):
+    """convert_to_tensor of a list or tuple: packed when it holds a tensor (at any depth),
+    else NotImplemented (a constant then, ops/constant_op.py). A `dtype` other than the
+    tensors' own is refused before any op is made (TF's _autopacking_conversion_function)."""
+    if not _contains_tensor(v):
+        return NotImplemented
+    first = _first_tensor(v)
+    if dtype is not None and first is not None and \
+            first.dtype.base_dtype != dtypes.as_dtype(dtype):
+        raise TypeError(f"Cannot convert a list containing a tensor of dtype "
+                        f"{first.dtype.base_dtype.name} to {dtypes.as_dtype(dtype).name} "
+                        f"(Tensor is: {convert_to_tensor(first)!r})")
+    return _autopacking_helper(v, dtype, name or "packed")
+
+
+register_tensor_conversion_function((list, tuple), _autopacking_conversion_function, 99)
 
 
 def _autopacking_helper(list_or_tuple, dtype, name):

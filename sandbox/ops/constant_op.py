@@ -10,6 +10,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import _numpy_value_of
+from ..framework.tensor_conversion_registry import register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape, as_shape
 
 __all__ = ["constant", "placeholder", "placeholder_with_default"]
@@ -51,6 +52,15 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     array.setflags(write=False)
     return apply_op("Const", [], {"value": array, "dtype": tf_dtype}, name=name,
                     output_dtypes=[tf_dtype])
+
+
+def _constant_tensor_conversion_function(value, dtype=None, name=None, as_ref=False):
+    """convert_to_tensor of a Python or NumPy value: a Const op (TF's, in constant_op.py)."""
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
+# Last resort of convert_to_tensor: whatever no other function took becomes a constant.
+register_tensor_conversion_function(object, _constant_tensor_conversion_function, 200)
 
 
 class Placeholder(OpDef):

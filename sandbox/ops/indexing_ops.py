@@ -27,7 +27,7 @@ from .constant_op import constant
 from .slicing_ops import concat
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "one_hot", "boolean_mask", "unique",
-           "strided_slice"]
+           "strided_slice", "newaxis"]
 
 
 # ======================================================================================
@@ -288,6 +288,8 @@ def unique(x, out_idx=dtypes.int32, name=None):
 # ======================================================================================
 # Python indexing: strided_slice and Tensor.__getitem__ (t[1:3, ..., tf.newaxis, 0])
 # ======================================================================================
+
+newaxis = None          # tf.newaxis: `t[:, tf.newaxis]` inserts an axis of size 1, as NumPy's
 
 def _strided_slice_shape(op):
     in_shape = op.inputs[0].get_shape()

@@ -12,12 +12,13 @@ it is placed on. A tf.train.Saver places them like TensorFlow does:
   * restore: a RestoreV2 per device, colocated with the variables, reads their values from the
     files; Assign ops (also on that device) put them into the variables.
 
-The file format is in sandbox/train/checkpoint_format.py.
+The file format is in sandbox/framework/tensor_bundle.py.
 """
 import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors
+from ..framework import tensor_bundle
 from ..framework.op_def import OpDef, apply_op, registered_ops, scalar_shape
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import unknown_shape
@@ -25,14 +26,8 @@ from ..framework.tensor_shape import unknown_shape
 __all__ = []
 
 
-def _format():
-    """sandbox/train/checkpoint_format.py (imported when first needed: train sits above ops)."""
-    from ..train import checkpoint_format
-    return checkpoint_format
-
-
 def _names(tensor_names):
-    return [_format()._text(n) for n in np.asarray(tensor_names, dtype=object).reshape(-1)]
+    return [tensor_bundle._text(n) for n in np.asarray(tensor_names, dtype=object).reshape(-1)]
 
 
 def _check_full_slices(shape_and_slices, where):
@@ -55,7 +50,7 @@ class SaveV2(OpDef):
             raise errors.InvalidArgumentError(
                 None, None, f"SaveV2 got {len(names)} tensor names for {len(tensors)} tensors.")
         _check_full_slices(shape_and_slices, "SaveV2")
-        _format().write_checkpoint(prefix, names, tensors, dtypes, device=ctx.device)
+        tensor_bundle.write_checkpoint(prefix, names, tensors, dtypes, device=ctx.device)
 
 
 class RestoreV2(OpDef):
@@ -70,7 +65,7 @@ class RestoreV2(OpDef):
     def kernel(prefix, tensor_names, shape_and_slices, dtypes=None):
         names = _names(tensor_names)
         _check_full_slices(shape_and_slices, "RestoreV2")
-        with _format().CheckpointReader(prefix) as reader:
+        with tensor_bundle.CheckpointReader(prefix) as reader:
             return tuple(reader.get_tensor(name, dtype) for name, dtype in zip(names, dtypes))
 
 
@@ -81,7 +76,7 @@ class MergeV2Checkpoints(OpDef):
     differentiable = False
 
     def kernel(checkpoint_prefixes, destination_prefix, delete_old_dirs=True):
-        _format().merge_checkpoints(
+        tensor_bundle.merge_checkpoints(
             np.asarray(checkpoint_prefixes, dtype=object).reshape(-1).tolist(),
             destination_prefix, delete_old_dirs)
 
@@ -92,7 +87,7 @@ class ShardedFilename(OpDef):
     differentiable = False
 
     def kernel(basename, shard, num_shards):
-        name = _format()._text(basename)
+        name = tensor_bundle._text(basename)
         return np.array(f"{name}-{int(shard):05d}-of-{int(num_shards):05d}".encode(),
                         dtype=object)
 

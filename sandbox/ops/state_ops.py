@@ -13,7 +13,7 @@ from ..framework import errors
 from ..framework.op_def import OpDef, apply_op, scalar_shape, unchanged_shape
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..runtime.resource_mgr import VariableCell
+from ..framework.resource_mgr import VariableCell
 
 __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_initialized"]
 

@@ -13,9 +13,11 @@ that names it in its graph reads and writes that one copy.
 import numpy as np
 
 from ..framework import dtypes as _dtypes
+from ..framework.default_session import session_for
 from ..framework.graph import GraphKeys, get_default_graph
 from ..framework.op_def import OpDef, apply_op
-from ..framework.tensor import Tensor, convert_to_tensor, register_tensor_conversion_function
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_conversion_registry import register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape
 from . import state_ops
 from .control_flow_ops import group, identity, no_op
@@ -167,8 +169,7 @@ class Variable:
 
     def load(self, value, session=None):
         """Writes `value` into the variable through `session` (no new op per call)."""
-        from ..client.session import _session_for
-        session = _session_for(session, self._graph, f"load variable {self.name!r}")
+        session = session_for(session, self._graph, f"load variable {self.name!r}")
         session.run(self._initializer_op, {self._initial_value: value})
 
     def set_shape(self, shape):

@@ -12,7 +12,8 @@ import time
 
 from .executor import Executor, StepState
 from .placer import place
-from .resource_mgr import ResourceMgr
+from ..framework.resource_mgr import ResourceMgr
+from ..framework.step_stats import fill_step_stats
 
 __all__ = ["DirectSession", "LOCAL_TASK"]
 
@@ -81,7 +82,9 @@ class DirectSession:
             with self._lock:
                 self._active.discard(step)
         if trace:
-            _fill_step_stats(run_metadata, step.stats)
+            fill_step_stats(run_metadata.step_stats,
+                            [(device or LOCAL_TASK, name, op, begin, end)
+                             for name, op, device, begin, end in step.stats])
         return values
 
     def close(self):
@@ -92,16 +95,3 @@ class DirectSession:
         self.resources.clear()
         self._executors.clear()
 
-
-def _fill_step_stats(run_metadata, stats):
-    from ..client.config import DeviceStepStats, NodeExecStats
-    by_device = {}
-    for name, op, device, begin, end in stats:
-        node = NodeExecStats(node_name=name, op=op,
-                             all_start_micros=begin // 1000,
-                             op_end_rel_micros=max(1, (end - begin) // 1000),
-                             all_end_rel_micros=max(1, (end - begin) // 1000),
-                             timeline_label=f"{name} = {op}()")
-        by_device.setdefault(device or LOCAL_TASK, []).append(node)
-    for device, nodes in by_device.items():
-        run_metadata.step_stats.dev_stats.append(DeviceStepStats(device=device, node_stats=nodes))

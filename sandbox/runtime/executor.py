@@ -30,16 +30,31 @@ before it adds one. Where nothing makes a task wait, TF races, and the sandbox s
 outcome: the value at the end of the piece.
 """
 import functools
+import importlib
+import pkgutil
 import time
 
 import numpy as np
 
+from .. import ops
 from ..framework import errors
 from ..framework.op_def import get_op_def
 from .kernel_attrs import attrs_to_pass, positional_attrs
 
 __all__ = ["Executor", "prune", "StepState", "NodeContext", "parse_input", "normalize_tensor_name",
            "task_of"]
+
+
+def _register_all_kernels():
+    """TF links every kernel into the runtime; here the runtime imports every ops module once
+    (each op class registers its kernel as it is defined: framework/op_def.py), so that a task
+    runs any op a graph names -- one its own program never built too, such as the _Send and
+    _Recv the partition adds (ops/sendrecv_ops.py)."""
+    for module in pkgutil.iter_modules(ops.__path__):
+        importlib.import_module(f"{ops.__name__}.{module.name}")
+
+
+_register_all_kernels()
 
 
 def task_of(device):

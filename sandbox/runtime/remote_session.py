@@ -10,6 +10,7 @@ import threading
 import time
 
 from ..framework import errors
+from ..framework.step_stats import fill_step_stats
 from . import cluster_secret, local_master
 from .peers import Peers, parse_address
 
@@ -130,8 +131,10 @@ class RemoteSession:
             if self.config.log_device_placement:
                 for name, op, device in reply["placement"]:
                     print(f"{name}: ({op}): {device}", file=sys.stderr)
-        if trace:
-            _fill_step_stats(run_metadata, reply.get("stats") or [])
+        if trace:           # each task's rows: (its device, node, op, node's device, start, end)
+            fill_step_stats(run_metadata.step_stats,
+                            [(device, name, op, begin, end) for device, name, op, _, begin, end,
+                             *_ in reply.get("stats") or []])
         return reply["values"]
 
     def close(self):
@@ -142,19 +145,6 @@ class RemoteSession:
                 pass
             self.handle = None
         self.peers.close()
-
-
-def _fill_step_stats(run_metadata, stats):
-    from ..client.config import DeviceStepStats, NodeExecStats
-    by_device = {}
-    for device, name, op, node_device, begin_ns, end_ns, *rest in stats:
-        node = NodeExecStats(node_name=name, op=op, all_start_micros=int(begin_ns // 1000),
-                             op_end_rel_micros=max(1, (end_ns - begin_ns) // 1000),
-                             all_end_rel_micros=max(1, (end_ns - begin_ns) // 1000),
-                             timeline_label=f"{name} = {op}()")
-        by_device.setdefault(device, []).append(node)
-    for device, nodes in by_device.items():
-        run_metadata.step_stats.dev_stats.append(DeviceStepStats(device=device, node_stats=nodes))
 
 
 def reset_containers(target, containers=None, config=None):

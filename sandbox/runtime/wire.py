@@ -8,7 +8,7 @@ never code to run. It has two parts, each explained in its own file:
                              header, buffers        (send_message, recv_message, FrameReader)
 
 This module only names both, for the code that speaks of the `wire` (runtime/transport.py,
-train/checkpoint_format.py).
+train/meta_graph.py).
 """
 from .wire_codec import (DEFAULT_LIMITS, MAX_BUFFERS, MAX_DEPTH, MAX_FRAME_BYTES,
                          MAX_HEADER_BYTES, PREFIX_BYTES, FrameError, Limits, decode, encode)

@@ -24,7 +24,7 @@ from ..framework import errors
 from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
 from .rendezvous import Rendezvous, StepRendezvous
-from .resource_mgr import ResourceMgr
+from ..framework.resource_mgr import ResourceMgr
 from .simulation import sleep_for
 
 __all__ = ["WorkerService"]

@@ -34,7 +34,7 @@ from .checkpoint_management import latest_checkpoint, get_checkpoint_state, \
     checkpoint_exists, get_checkpoint_mtimes, update_checkpoint_state, \
     generate_checkpoint_state_proto, remove_checkpoint, meta_graph_filename, list_variables, \
     load_variable, load_checkpoint
-from .checkpoint_format import NewCheckpointReader
+from ..framework.tensor_bundle import NewCheckpointReader
 from ..summary.writer import FileWriter as SummaryWriter
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",

@@ -21,7 +21,7 @@ import logging
 import os
 import re
 
-from . import checkpoint_format
+from ..framework import tensor_bundle
 
 __all__ = ["CheckpointState", "generate_checkpoint_state_proto", "update_checkpoint_state",
            "get_checkpoint_state", "latest_checkpoint", "checkpoint_exists",
@@ -156,7 +156,7 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     if filename == ckpt.model_checkpoint_path:
         raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
                            "checkpoint state.  Please use a different save path.")
-    checkpoint_format.atomic_write(filename, [str(ckpt).encode("utf-8")])
+    tensor_bundle.atomic_write(filename, [str(ckpt).encode("utf-8")])
 
 
 update_checkpoint_state_internal = update_checkpoint_state
@@ -199,8 +199,8 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 def checkpoint_exists(checkpoint_prefix):
     """True if a checkpoint with this prefix exists (its index file does). It does not check
     that the checkpoint is intact: restoring does."""
-    prefix = checkpoint_format._text(checkpoint_prefix)
-    return os.path.isfile(checkpoint_format.index_filename(prefix))
+    prefix = tensor_bundle._text(checkpoint_prefix)
+    return os.path.isfile(tensor_bundle.index_filename(prefix))
 
 
 checkpoint_exists_internal = checkpoint_exists
@@ -211,7 +211,7 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
     times = []
     for prefix in checkpoint_prefixes:
         try:
-            times.append(os.path.getmtime(checkpoint_format.index_filename(prefix)))
+            times.append(os.path.getmtime(tensor_bundle.index_filename(prefix)))
         except OSError:
             pass
     return times
@@ -225,7 +225,7 @@ def meta_graph_filename(checkpoint_filename, meta_graph_suffix="meta"):
 
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
     """Deletes the files of a checkpoint: index, data shards and meta graph."""
-    files = checkpoint_format.checkpoint_files(checkpoint_prefix)
+    files = tensor_bundle.checkpoint_files(checkpoint_prefix)
     meta = meta_graph_filename(checkpoint_prefix, meta_graph_suffix)
     if os.path.exists(meta):
         files.append(meta)
@@ -250,7 +250,7 @@ def _prefix_of(ckpt_dir_or_file):
 
 def load_checkpoint(ckpt_dir_or_file):
     """A CheckpointReader for a checkpoint prefix or the newest checkpoint of a directory."""
-    return checkpoint_format.CheckpointReader(_prefix_of(ckpt_dir_or_file))
+    return tensor_bundle.CheckpointReader(_prefix_of(ckpt_dir_or_file))
 
 
 def list_variables(ckpt_dir_or_file):

@@ -20,7 +20,7 @@ So in a cluster the files are written and read by the tasks that run those ops. 
 nothing crosses the network; with `sharded=False` every value travels to the saver's device
 and that one task writes one file.
 
-save() runs the save ops (data files first, then the index -- see checkpoint_format.py),
+save() runs the save ops (data files first, then the index -- see framework/tensor_bundle.py),
 then records the new checkpoint in the `checkpoint` state file (atomically, last), deletes
 what `max_to_keep` no longer keeps, and writes the graph to `<prefix>.meta`.
 """
@@ -35,7 +35,10 @@ from ..framework import errors
 from ..framework.graph import GraphKeys, get_default_graph
 from ..framework.tensor import Tensor
 from ..ops import io_ops
-from . import checkpoint_format, checkpoint_management
+from ..framework import tensor_bundle
+from ..version import __version__
+from . import checkpoint_management
+from .meta_graph import write_meta_graph as _write_meta_graph
 
 __all__ = ["Saver", "SaverDef", "export_meta_graph"]
 
@@ -381,7 +384,7 @@ class Saver:
             latest_filename = "checkpoint"
         if os.path.split(latest_filename)[0]:
             raise ValueError("'latest_filename' must not contain path components")
-        save_path = checkpoint_format._text(os.fspath(save_path))
+        save_path = tensor_bundle._text(os.fspath(save_path))
         if global_step is not None:
             if not isinstance(global_step, (int, np.integer)):
                 from .training_util import global_step as read_global_step
@@ -434,7 +437,7 @@ class Saver:
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
-        prefix = checkpoint_format._text(os.fspath(save_path))
+        prefix = tensor_bundle._text(os.fspath(save_path))
         if not checkpoint_management.checkpoint_exists(prefix):
             raise ValueError("The passed save_path is not a valid checkpoint: " + prefix)
         _log.info("Restoring parameters from %s", prefix)
@@ -472,7 +475,6 @@ def export_meta_graph(filename=None, graph=None, saver_def=None, collection_list
                       clear_devices=False, **unused):
     """The graph as a meta graph (a dict: graph_def, saver_def, collection names), written
     to `filename` when given. Values that cannot be stored as data are left out."""
-    from .. import __version__
     graph = graph or get_default_graph()
     nodes = []
     for op in graph.get_operations():
@@ -492,7 +494,7 @@ def export_meta_graph(filename=None, graph=None, saver_def=None, collection_list
             "collection_def": collections}
     if filename:
         try:
-            checkpoint_format.write_meta_graph(filename, meta)
+            _write_meta_graph(filename, meta)
         except TypeError as e:
             _log.warning("Could not write the meta graph %s: %s", filename, e)
     return meta

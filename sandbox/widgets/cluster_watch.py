@@ -196,7 +196,7 @@ class ClusterWatch:
 
     def resources(self):
         """{task: [[container, name, kind, dtype, shape, bytes, state], ...]} of each living
-        task (runtime/resource_mgr.py ResourceMgr.describe)."""
+        task (framework/resource_mgr.py ResourceMgr.describe)."""
         out = {}
         with self._lock:
             for info in self.tasks:

@@ -1,12 +1,19 @@
-"""The checkpoint format on disk -- plays the part of TensorFlow's V2 checkpoint format
-(core/util/tensor_bundle/tensor_bundle.h: an `.index` table plus `.data-?????-of-?????` shards).
+"""The tensor bundle, the checkpoint format on disk -- plays the part of TensorFlow's V2
+checkpoint format (core/util/tensor_bundle/tensor_bundle.h: an `.index` table plus
+`.data-?????-of-?????` shards), and of its reader (python/training/py_checkpoint_reader.py).
+
+It sits in the framework, below the ops, because the graph's own ops write and read it: SaveV2,
+RestoreV2 and MergeV2Checkpoints (ops/io_ops.py) run on the task that holds the variables.
+tf.train.Saver (train/saver.py) builds those ops; the `.meta` file beside a checkpoint is
+train/meta_graph.py's.
 
 A checkpoint is named by a *prefix*, e.g. `train/model.ckpt-1000`; its files start with it:
 
     model.ckpt-1000.index                 which tensor is where (small; written last)
     model.ckpt-1000.data-00000-of-00002   shard 0: raw tensor bytes, written by the task that
     model.ckpt-1000.data-00001-of-00002   shard 1  holds those variables (e.g. a ps)
-    model.ckpt-1000.meta                  the graph, for reference (Saver.save writes it)
+    model.ckpt-1000.meta                  the graph, for reference (Saver.save writes it,
+                                          train/meta_graph.py)
 
 The format is DATA ONLY: a little JSON and raw little-endian numbers. Nothing in it is ever
 executed or unpickled, so opening a checkpoint someone sent you is safe.
@@ -52,17 +59,15 @@ import zlib
 
 import numpy as np
 
-from ..framework import dtypes as _dtypes
-from ..framework import errors
+from . import dtypes as _dtypes
+from . import errors
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "data_filename", "index_filename",
            "write_checkpoint", "merge_checkpoints", "read_index", "checkpoint_files",
-           "atomic_write", "write_meta_graph", "read_meta_graph", "DATA_MAGIC", "INDEX_MAGIC",
-           "FORMAT_VERSION"]
+           "atomic_write", "DATA_MAGIC", "INDEX_MAGIC", "FORMAT_VERSION"]
 
 DATA_MAGIC = b"SBXCKDAT"
 INDEX_MAGIC = b"SBXCKIDX"
-META_MAGIC = b"SBXMETA1"
 FORMAT_NAME = "sandbox-checkpoint"
 FORMAT_VERSION = 1
 _SAVE_ID_BYTES = 16
@@ -480,46 +485,3 @@ def _is_data_suffix(rest):
     if not rest.startswith(".data-") or len(rest) != len(".data-00000-of-00000"):
         return False
     return rest[6:11].isdigit() and rest[11:15] == "-of-" and rest[15:].isdigit()
-
-
-# -- the meta graph ----------------------------------------------------------------------
-# `.meta` files hold the graph as the wire format's data (runtime/wire.py): JSON plus raw
-# arrays, never pickle.
-#   magic b"SBXMETA1" | u64 header length | u32 crc32 of header | u32 number of buffers
-#   | u64 length of each buffer | header (JSON) | buffers
-
-_META_HEAD = struct.Struct("<8sQII")
-
-
-def write_meta_graph(path, meta_graph):
-    from ..runtime import wire
-    header, buffers = wire.encode(meta_graph)
-    lengths = [memoryview(b).nbytes for b in buffers]
-    head = _META_HEAD.pack(META_MAGIC, len(header), zlib.crc32(header), len(buffers)) + \
-        struct.pack(f"<{len(lengths)}Q", *lengths)
-    atomic_write(path, [head, header] + [memoryview(b).cast("B") for b in buffers])
-
-
-def read_meta_graph(path):
-    from ..runtime import wire
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:8] != META_MAGIC or len(data) < _META_HEAD.size:
-        raise _loss(f"Meta graph {path} has a bad magic number: not a sandbox meta graph.")
-    _, header_len, crc, n = _META_HEAD.unpack_from(data)
-    at = _META_HEAD.size
-    if len(data) < at + 8 * n:
-        raise _loss(f"Meta graph {path} is truncated.")
-    lengths = struct.unpack_from(f"<{n}Q", data, at)
-    at += 8 * n
-    header = data[at:at + header_len]
-    if len(header) != header_len or zlib.crc32(header) != crc:
-        raise _loss(f"Meta graph {path} is corrupted (header CRC mismatch or truncated).")
-    at += header_len
-    buffers = []
-    for length in lengths:
-        if at + length > len(data):
-            raise _loss(f"Meta graph {path} is truncated.")
-        buffers.append(data[at:at + length])
-        at += length
-    return wire.decode(header, buffers)

@@ -9,7 +9,7 @@ A local Session owns its own resource manager, so two local Sessions never share
 """
 import threading
 
-from ..framework import errors
+from . import errors
 
 __all__ = ["ResourceMgr", "VariableCell"]
 
