@@ -26,10 +26,32 @@ from .executor import normalize_tensor_name, prune
 from .partition import partition, task_of
 from .placer import place
 
-__all__ = ["MasterService"]
+__all__ = ["MasterService", "plan_step"]
 
 _ABORT_TIMEOUT = 5.0     # seconds a (paused) task may take to take note of an abort
 _REPLY_GRACE = 2.0       # seconds past a step's deadline to wait for the replies
+
+
+def plan_step(nodes, devices, master_task, feeds, fetches, targets, soft_placement=False,
+              isolate_session_state=False):
+    """Steps 1 to 3 for one (feeds, fetches, targets): a plain function of the graph's node
+    defs and the cluster's devices, with no task called (so it can be read and tested alone).
+
+    Returns `(tasks, placement)`: tasks is {task: {"pieces": [piece dicts], "feeds": {names}}},
+    what RegisterGraph and RunGraph will be given; placement is [(node, op, device)] in the
+    order the nodes run, what `log_device_placement` prints."""
+    order = [dict(nd) for nd in prune(nodes, feeds, fetches, targets)]
+    placed = place(order, devices, f"{master_task}/device:CPU:0", soft_placement)
+    for nd in order:
+        nd["device"] = placed[nd["name"]]
+    relocate_noops(order)
+    tasks = {}
+    for device, piece in partition(order, feeds, fetches, targets).items():
+        entry = tasks.setdefault(task_of(device), {"pieces": [], "feeds": set()})
+        entry["pieces"].append({**piece.as_dict(), "client_task": master_task,
+                                "isolate_session_state": isolate_session_state})
+        entry["feeds"].update(piece.feeds)
+    return tasks, [(nd["name"], nd["op"], nd["device"]) for nd in order]
 
 
 class _Plan:
@@ -73,24 +95,14 @@ class MasterSession:
             plan = self.plans.get(key)
             if plan is not None:
                 return plan, False
-            order = [dict(nd) for nd in prune(self.nodes, feeds, fetches, targets)]
-            soft = bool(self.config.get("allow_soft_placement"))
-            devices = place(order, self.devices, f"{self.master.task}/device:CPU:0", soft)
-            for nd in order:
-                nd["device"] = devices[nd["name"]]
-            relocate_noops(order)
-            pieces = partition(order, feeds, fetches, targets)
-            tasks = {}
-            for device, piece in pieces.items():
-                entry = tasks.setdefault(task_of(device), {"pieces": [], "feeds": set()})
-                entry["pieces"].append({**piece.as_dict(), "client_task": self.master.task,
-                                        "isolate_session_state": bool(
-                                            self.config.get("isolate_session_state"))})
-                entry["feeds"].update(piece.feeds)
+            tasks, placement = plan_step(
+                self.nodes, self.devices, self.master.task, feeds, fetches, targets,
+                soft_placement=bool(self.config.get("allow_soft_placement")),
+                isolate_session_state=bool(self.config.get("isolate_session_state")))
             for task, entry in tasks.items():
                 entry["handle"] = self.master.call(task, "RegisterGraph", session=self.handle,
                                                    pieces=entry["pieces"])
-            plan = _Plan(tasks, [(nd["name"], nd["op"], nd["device"]) for nd in order])
+            plan = _Plan(tasks, placement)
             self.plans[key] = plan
             return plan, True
 
