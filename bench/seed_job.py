@@ -1,5 +1,5 @@
 """The seed job, built and timed round by round -- the workload of the step benchmarks, written
-once for both sides: the sandbox's (bench_cluster.py, bench_route.py, tests/test_route.py) and
+once for both sides: the sandbox's (bench_cluster.py, bench_route.py, tests/runtime/test_route.py) and
 TensorFlow's gRPC runtime (tf_step_baseline.py, under a Python that has TensorFlow). The TF-1
 program it mirrors is seed 002's between-graph MNIST job (lessons/seed_002_mnist.py): its
 variables on the ps, its compute on the worker.

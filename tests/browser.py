@@ -3,7 +3,7 @@
 A browser test starts a JupyterLab server on a notebook folder, opens a notebook in Debian's
 Chromium, runs all its cells, and then looks at the rendered page like a user would:
 
-    from browser import chromium, jupyter_lab, open_notebook, run_all_cells, find_in_outputs
+    from tests.browser import chromium, jupyter_lab, open_notebook, run_all_cells, find_in_outputs
 
     with jupyter_lab(tmp_path) as lab, chromium() as driver:
         open_notebook(driver, lab, "dashboard.ipynb")        # kernel started and idle

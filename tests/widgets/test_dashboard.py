@@ -1,5 +1,5 @@
 """The live views and the dashboard, driven from Python as a notebook's kernel drives them (no
-browser: tests/test_dashboard_browser.py is the one in a real browser). Real clusters, real
+browser: tests/widgets/test_dashboard_browser.py is the one in a real browser). Real clusters, real
 runs; what the views' states say is checked against what was done to the cluster."""
 import time
 

@@ -11,7 +11,7 @@ import pytest
 
 from bench.common import free_port
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 SECRET = "feedfacecafebeef" * 3
 
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import sandbox as tf
-from gradcheck import check_gradients
+from tests.gradcheck import check_gradients
 
 QUICK = settings(max_examples=25, deadline=None)
 RNG = np.random.default_rng(7)

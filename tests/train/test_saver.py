@@ -20,7 +20,7 @@ from sandbox.train import checkpoint_management as cm
 from sandbox.train import meta_graph
 from sandbox.train.saver import Saver, SaverDef, _get_saver_or_default
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 def make_vars():

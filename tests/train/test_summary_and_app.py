@@ -12,7 +12,7 @@ from tensorboardX.proto import summary_pb2
 import sandbox as tf
 from sandbox import flags as flags_module
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def parse(serialized):

@@ -32,8 +32,8 @@ from sandbox.widgets.front_end import esm
 from sandbox.widgets.placement_widget import PlacementWidget
 from sandbox.widgets.traffic_widget import TrafficWidget
 
-STATIC = pathlib.Path(__file__).resolve().parents[1] / "sandbox" / "widgets" / "static"
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "sandbox" / "widgets" / "static"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 DEAD = "#b0b0b0"
 

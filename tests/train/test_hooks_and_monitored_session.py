@@ -769,7 +769,7 @@ def test_ps_killed_and_restarted_training_resumes_from_the_last_checkpoint(tmp_p
     assert finished, "training hung after the ps restart"
     assert not failures, failures
     # sess.run([train, gs]) returns the step from before the run's update, as on TensorFlow
-    # (global_step lives on the ps: tests/test_ref_fetch_order.py)
+    # (global_step lives on the ps: tests/runtime/test_ref_fetch_order.py)
     assert steps[:12] == list(range(0, 12))
     assert steps[12] == 10                # restored model.ckpt-10, the next step starts there
     assert steps[-1] == 19                # the run that took the global step to last_step=20

@@ -235,7 +235,7 @@ def test_validation_errors(cluster, error, words):
 
 def test_addresses_are_not_checked_here():
     """As in TF, what an address means is checked when a server starts or a task connects
-    (tests/test_tf_server_lib_cases.py); a ClusterSpec keeps whatever string it is given."""
+    (tests/train/test_tf_server_lib_cases.py); a ClusterSpec keeps whatever string it is given."""
     odd = ["localhost", "[::1]", "::1:2222", ":2222", "bad host:2222", "grpc://localhost:2222",
            "localhost:65536", "localhost:http", "localhost:", "localhost:2222"]
     c = ClusterSpec({"ps": odd, "worker": ["localhost:2222"]})

@@ -18,7 +18,7 @@ from sandbox.cluster import LocalCluster
 from sandbox.runtime import cluster_secret
 from tests.waiting import wait_until
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef"
 
 

@@ -11,7 +11,7 @@ import pytest
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import Select
 
-from browser import (chromium, click, console_errors, find_in_outputs, is_png,  # noqa: F401
+from tests.browser import (chromium, click, console_errors, find_in_outputs, is_png,  # noqa: F401
                      jupyter_lab, open_notebook, run_all_cells, run_in_kernel, screenshot,
                      wait_for)
 from conftest import MNIST_DIR, REPO

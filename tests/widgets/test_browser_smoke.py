@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from browser import (browser, click, console_errors, find_in_outputs, is_png,  # noqa: F401
+from tests.browser import (browser, click, console_errors, find_in_outputs, is_png,  # noqa: F401
                      lab, open_notebook, run_all_cells, run_in_kernel, screenshot, wait_for,
                      wait_for_text)
 

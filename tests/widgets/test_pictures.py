@@ -23,7 +23,7 @@ from matplotlib.text import Text
 from sandbox.widgets import pictures
 from sandbox.widgets.palette import DEAD_COLOR as DEAD
 
-DATA = pathlib.Path(__file__).parent / "data" / "pictures"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "pictures"
 
 
 def load(name):
