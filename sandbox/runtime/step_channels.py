@@ -140,10 +140,6 @@ class StepPump:
         if notify and self._on_release is not None:
             self._on_release()
 
-    @property
-    def claimed(self):
-        return self._claim.locked()
-
     def wake(self):
         """Interrupts the thread polling the channels (something it may wait for arrived
         another way, or the step was aborted)."""

@@ -76,7 +76,6 @@ class Supervisor:
         self._save_model_secs = None
         self._save_path = None
         self._summary_writer = None
-        self._owns_summary_writer = False
         if self._is_chief:
             self._logdir = logdir
             self._save_summaries_secs = save_summaries_secs
@@ -87,7 +86,6 @@ class Supervisor:
                 if self._logdir:
                     from ..summary.writer import FileWriter
                     self._summary_writer = FileWriter(self._logdir)
-                    self._owns_summary_writer = True
             else:
                 self._summary_writer = summary_writer
             self._graph_added_to_summary = False
