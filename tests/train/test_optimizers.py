@@ -312,9 +312,21 @@ def test_adam_slots_and_non_slot_variables():
     assert [x.op.name for x in opt.variables()] == [
         "a_bias/Adam", "a_bias/Adam_1", "beta1_power", "beta2_power", "weights/Adam",
         "weights/Adam_1"]
+    # A local session has no /job:ps, and soft placement changes only an op's device type and
+    # index, never its job or task: TensorFlow 1.15 refuses this graph locally too (measured).
     with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="/job:ps/task"):
+            sess.run(tf.global_variables_initializer())
+
+
+def test_adam_slots_start_at_zero():
+    w = tf.Variable(tf.ones([2, 3]), name="weights")
+    opt = tf.train.AdamOptimizer()
+    opt.minimize(tf.reduce_sum(w * w))
+    with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        assert np.all(sess.run(m) == 0) and np.all(sess.run(v) == 0)
+        assert np.all(sess.run(opt.get_slot(w, "m")) == 0)
+        assert np.all(sess.run(opt.get_slot(w, "v")) == 0)
 
 
 def test_slot_names_of_other_optimizers():

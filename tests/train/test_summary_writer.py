@@ -47,7 +47,7 @@ def scalars(events):
 
 def test_summaries_and_graph_parse_back(tmp_path):
     x = tf.placeholder(tf.float32, [None, 3], name="x")
-    with tf.device("/job:worker/task:0"):
+    with tf.device("/job:localhost/task:0"):       # a device a local session has
         w = tf.Variable(tf.ones([3, 2]), name="w")
     y = tf.matmul(x, w, name="y")
     loss = tf.reduce_mean(y, name="mean")
@@ -67,7 +67,7 @@ def test_summaries_and_graph_parse_back(tmp_path):
     graph = graph_pb2.GraphDef.FromString(events[1].graph_def)
     nodes = {n.name: n for n in graph.node}
     assert nodes["y"].op == "MatMul" and list(nodes["y"].input) == ["x", "w/read"]
-    assert nodes["w"].device == "/job:worker/task:0"
+    assert nodes["w"].device == "/job:localhost/task:0"
     assert [d.size for d in nodes["x"].attr["shape"].shape.dim] == [-1, 3]
     assert [d.size for d in nodes["y"].attr["_output_shapes"].list.shape[0].dim] == [-1, 2]
     assert scalars(events) == [(s, "loss", 3.0 * s) for s in range(5)]
