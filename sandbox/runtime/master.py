@@ -4,8 +4,8 @@
 A client's `Session('grpc://host:port')` talks to the master of that server. For each step:
 
   1. prune      keep what the fetches need (runtime/executor.prune)
-  2. place      give every op a device of the cluster (runtime/placer.place); ops that ask
-                for nothing land on the master's own task
+  2. place      give every op a device of the cluster (runtime/placer.place); an op that
+                asks for nothing lands on the cluster's first task, often /job:ps/task:0
   3. partition  one piece per device, _Send/_Recv on every edge between devices
                 (runtime/partition.partition)
   4. register   hand each task its pieces once (RegisterGraph); cached for later steps

@@ -12,11 +12,15 @@ Before a graph runs, every op gets one concrete device, e.g.
      tf.colocate_with adds) share a device; their requests are merged field by field. A clash
      of job, replica or task is an error; a clash of device type or index is an error too,
      unless allow_soft_placement, which then drops the type and index.
-  3. Pick a device. The first available device that matches the group's request, where the
-     session's own task (the master's) comes first and the others follow in order: an op that
-     asks for nothing lands on the master's task, '/job:ps' on ps task 0. Where the request
-     names no device type, the sandbox picks CPU (TF would prefer a GPU when the op has a
-     GPU kernel: the sandbox's GPUs are simulated, so ops go to them only when asked).
+  3. Pick a device. The first available device that matches the group's request, in order
+     of job name, replica, task and device: '/job:worker' lands on worker task 0, whichever
+     task the session talks to -- and an op that asks for nothing lands on the first task of
+     the cluster in that order, which is often /job:ps/task:0 ("ps" sorts before "worker").
+     That is TensorFlow's surprise, measured on TF 1.15: forget a device scope and the ps
+     does the work. (`device_filters` narrows the devices a session sees, and
+     replica_device_setter gives every op a device.) Where the request names no device
+     type, the sandbox picks CPU (TF would prefer a GPU when the op has a GPU kernel: the
+     sandbox's GPUs are simulated, so ops go to them only when asked).
      If no device matches: with allow_soft_placement, any device of the requested job and
      task (type and index dropped); otherwise -- or if even that finds none -- an
      InvalidArgumentError that names the op and lists the devices that do exist.
@@ -43,8 +47,8 @@ _PLACE_FIELDS = ("job", "replica", "task")           # a clash here is never exc
 def place(node_defs, available_devices, default_device, allow_soft_placement=False):
     """Returns {node name: full device name} for `node_defs`.
 
-    `available_devices` are full device names; `default_device` is the master's CPU, whose task
-    comes first when a request leaves the task open.
+    `available_devices` are full device names (the session's, after its device_filters);
+    `default_device` names the device type an op gets when it asks for none (CPU).
     """
     nodes = {nd["name"]: nd for nd in node_defs}
     groups = _Groups(nodes)
@@ -68,8 +72,7 @@ def place(node_defs, available_devices, default_device, allow_soft_placement=Fal
 
     # 3. one device per group
     default = DeviceSpec.from_string(default_device)
-    available = _in_preference_order([DeviceSpec.from_string(d) for d in available_devices],
-                                     default)
+    available = _in_preference_order([DeviceSpec.from_string(d) for d in available_devices])
     resolved = {}
     for name in nodes:
         root = groups.find(name)
@@ -198,15 +201,11 @@ def _merged(first, second, first_name, second_name, soft):
     return merged
 
 
-def _in_preference_order(available, default):
-    """The master's own task first (TF lists a master's local devices first), then the rest
-    in order of job, replica, task, type and index, so that the choice never depends on the
-    order in which the tasks answered."""
-    def key(d):
-        own = (d.job, d.replica, d.task) == (default.job, default.replica, default.task)
-        return (not own, d.job or "", d.replica or 0, d.task or 0, d.device_type or "",
-                d.device_index or 0)
-    return sorted(available, key=key)
+def _in_preference_order(available):
+    """TF's order of a session's devices: by job name, replica, task, type and index (so the
+    choice never depends on the order in which the tasks answered)."""
+    return sorted(available, key=lambda d: (d.job or "", d.replica or 0, d.task or 0,
+                                            d.device_type or "", d.device_index or 0))
 
 
 def _matches(spec, device):

@@ -197,17 +197,18 @@ def test_plan_of_a_training_step():
                                f"gradients/y_grad/MatMul_1/_send_0{TO_PS}/_Recv:0"]
 
 
-def test_ops_that_ask_for_nothing_run_on_the_master_task():
+def test_ops_that_ask_for_nothing_run_on_the_first_task_not_the_masters():
+    # TF 1.15, measured: an op with no device lands on the cluster's first task (ps 0 here),
+    # whichever task's master plans the step; the master's task still collects the fetches.
     nodes = _train_graph()
     tasks, placement = plan_step(nodes, DEVICES, W1, [], ["unplaced:0", "w/read:0"], [],
                                  isolate_session_state=True)
     assert placement == [("w", "VariableV2", PS0 + CPU), ("w/read", "Identity", PS0 + CPU),
-                         ("unplaced", "Const", W1 + CPU)]
-    assert {t: [p["fetches"] for p in e["pieces"]] for t, e in tasks.items()} == {
-        PS0: [["w/read:0"]], W1: [["unplaced:0"]]}
-    for entry in tasks.values():
-        (piece,) = entry["pieces"]
-        assert piece["client_task"] == W1 and piece["isolate_session_state"] is True
+                         ("unplaced", "Const", PS0 + CPU)]
+    assert list(tasks) == [PS0]
+    (piece,) = tasks[PS0]["pieces"]
+    assert sorted(piece["fetches"]) == ["unplaced:0", "w/read:0"]
+    assert piece["client_task"] == W1 and piece["isolate_session_state"] is True
 
 
 def test_fetching_only_fed_tensors_calls_no_task():
@@ -232,8 +233,8 @@ def test_a_missing_device_fails_the_plan_unless_soft_placement():
         plan_step(nodes, DEVICES, W0, [], ["d:0"], [])
     assert info.value.node_def == "c" and "/job:worker/task:0/device:GPU:3" in info.value.message
     tasks, placement = plan_step(nodes, DEVICES, W0, [], ["d:0"], [], soft_placement=True)
-    assert placement == [("c", "Const", W0 + CPU), ("d", "Identity", W0 + CPU)]
-    assert list(tasks) == [W0]
+    assert placement == [("c", "Const", W0 + CPU), ("d", "Identity", PS0 + CPU)]
+    assert sorted(tasks) == [PS0, W0]
 
 
 def test_soft_placement_does_not_move_an_op_to_another_task():

@@ -35,20 +35,27 @@ def test_hand_written_node_defs_have_the_keys_of_real_ones():
 
 # -- filling in the defaults -----------------------------------------------------------------
 
-def test_op_that_asks_for_nothing_lands_on_the_default_task_cpu0():
+def test_op_that_asks_for_nothing_lands_on_the_first_task_of_the_cluster():
+    # TF 1.15, measured: whichever task the session talks to (here worker 1), an op with no
+    # device goes to the first device in order of job name and task -- /job:ps/task:0.
     placed = place([node("a", "Const")], DEVICES, W1 + CPU)
-    assert placed == {"a": W1 + CPU}
+    assert placed == {"a": PS0 + CPU}
+
+
+def test_a_partial_request_takes_the_first_matching_task():
+    placed = place([node("a", "Const", "/job:worker")], DEVICES, W1 + CPU)
+    assert placed == {"a": W0 + CPU}                 # not the session's own worker 1
 
 
 @pytest.mark.parametrize("requested, expected", [
     ("/job:ps/task:1", PS1 + CPU),                           # replica and device filled in
-    ("/job:ps", PS0 + CPU),                                  # task from the default too
+    ("/job:ps", PS0 + CPU),                                  # the first ps task
     ("/job:worker/task:1/cpu:0", W1 + CPU),                  # TF-0.x short form
-    ("/device:GPU:0", W0 + "/device:GPU:0"),                 # the default task's GPU
+    ("/device:GPU:0", W0 + "/device:GPU:0"),                 # the only task with a GPU
     ("/gpu:*", W0 + "/device:GPU:0"),                        # any GPU: the first
     (W1 + CPU, W1 + CPU),                                    # already complete
 ])
-def test_unset_fields_are_filled_from_the_default_device(requested, expected):
+def test_unset_fields_are_filled_in_by_the_first_matching_device(requested, expected):
     placed = place([node("a", "Const", requested)], DEVICES, W0 + CPU)
     assert placed == {"a": expected}
 
@@ -58,7 +65,7 @@ def test_every_node_gets_a_device_and_the_node_defs_are_not_changed():
              node("c", "Identity", "/job:worker/task:1", ["b"])]
     before = [dict(nd) for nd in nodes]
     placed = place(nodes, DEVICES, W0 + CPU)
-    assert placed == {"a": PS1 + CPU, "b": W0 + CPU, "c": W1 + CPU}
+    assert placed == {"a": PS1 + CPU, "b": PS0 + CPU, "c": W1 + CPU}
     assert nodes == before                 # place() returns a mapping; it sets no device
 
 
@@ -141,7 +148,7 @@ def test_ops_colocated_with_an_op_outside_the_piece_stay_together():
              node("r2", "Identity", "/job:ps/task:1", ["w"], _class=[b"loc:@w"]),
              node("other", "Const")]
     placed = place(nodes, DEVICES, W0 + CPU)
-    assert placed == {"r1": PS1 + CPU, "r2": PS1 + CPU, "other": W0 + CPU}
+    assert placed == {"r1": PS1 + CPU, "r2": PS1 + CPU, "other": PS0 + CPU}
 
 
 def test_an_op_taking_a_variable_reference_follows_the_variable():
@@ -203,7 +210,7 @@ def test_real_graph_variable_on_the_ps_matmul_on_the_worker():
     placed = place(graph_nodes(g), DEVICES, W0 + CPU)
     assert placed == {"w/initial_value": PS1 + CPU, "w": PS1 + CPU, "w/Assign": PS1 + CPU,
                       "w/read": PS1 + CPU, "x": W1 + CPU, "y": W1 + CPU, "z": PS1 + CPU,
-                      "loose": W0 + CPU}
+                      "loose": PS0 + CPU}     # no device: the cluster's first task
 
 
 # -- where the placer departs from TensorFlow's rules ------------------------------------------
@@ -256,9 +263,9 @@ def test_the_13_example_puts_its_constant_on_the_ps():
 
 
 def test_a_generator_stays_when_its_consumers_are_on_two_devices():
-    nodes = [node("c", "Const"), node("a", "Identity", "/job:ps/task:0", ["c"]),
-             node("b", "Identity", "/job:ps/task:1", ["c"])]
-    assert place(nodes, DEVICES, W0 + CPU)["c"] == W0 + CPU
+    nodes = [node("c", "Const"), node("a", "Identity", "/job:worker/task:0", ["c"]),
+             node("b", "Identity", "/job:worker/task:1", ["c"])]
+    assert place(nodes, DEVICES, W0 + CPU)["c"] == PS0 + CPU
 
 
 def test_a_generator_keeps_a_device_it_asked_for():
@@ -275,7 +282,7 @@ def test_a_placeholder_is_a_generator_and_a_random_op_is_not():
              node("a", "Add", "/job:ps/task:1", ["x", "r"])]
     placed = place(nodes, DEVICES, W0 + CPU)
     assert placed["x"] == PS1 + CPU                 # fed on the ps, as TF places it
-    assert placed["r"] == W0 + CPU                  # has an input: not a generator
+    assert placed["r"] == PS0 + CPU                 # has an input: not a generator
 
 
 def test_a_colocated_generator_stays_with_its_group():

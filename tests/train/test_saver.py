@@ -546,13 +546,13 @@ def test_sharded_save_is_written_by_each_ps(cluster, tmp_path):
 
 def test_unsharded_save_gathers_values_on_the_saver_device(cluster, tmp_path):
     w0, w1, step = _ps_model()
-    saver = Saver()                       # SaveV2 on the session's task: worker 0
+    saver = Saver()      # SaveV2 has no device: the cluster's first task, ps 0, as in TF
     with tf.Session(cluster.target("worker", 0), config=CONFIG) as sess:
         sess.run(tf.global_variables_initializer())
         path = saver.save(sess, str(tmp_path / "m"))
         (shard,) = fmt.read_index(path)["shards"]
-        assert shard["pid"] == cluster.pid("worker", 0)
-        assert shard["task"] == "/job:worker/replica:0/task:0"
+        assert shard["pid"] == cluster.pid("ps", 0)
+        assert shard["task"] == "/job:ps/replica:0/task:0"
         sess.run(w1.assign(tf.zeros([3, 2], tf.float64)))
         saver.restore(sess, path)          # RestoreV2 runs on each ps, reading the one file
         np.testing.assert_array_equal(sess.run(w1), np.full((3, 2), 7.0))
