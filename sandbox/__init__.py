@@ -39,10 +39,25 @@ from .ops.clip_ops import *                          # noqa: F401,F403
 from .ops.data_flow_ops import *                    # noqa: F401,F403  tf.FIFOQueue ...
 from .ops.accumulator_ops import *                  # noqa: F401,F403  tf.ConditionalAccumulator
 from .ops.summary_ops import *                       # noqa: F401,F403  TF 0.x scalar_summary ...
+from .ops.check_ops import *                         # noqa: F401,F403  tf.assert_equal ...
+from .ops.logging_ops import *                       # noqa: F401,F403  tf.Print, tf.print
+from .ops.script_ops import *                        # noqa: F401,F403  tf.py_func
+from .ops.functional_ops import *                    # noqa: F401,F403  tf.map_fn
+from .framework.indexed_slices import *              # noqa: F401,F403  tf.IndexedSlices
+from .framework.node_def import *                    # noqa: F401,F403  tf.NodeDef
 from . import nn
 from . import train
 from . import summary
 from . import app
 from . import flags
 from . import version
+from . import layers
+from . import contrib
+from . import data
+from . import metrics
+from . import losses
+from . import estimator
+from .platform import gfile
+from .platform import tf_logging as logging
+from .api import debugging, io, math, random
 from .version import VERSION, __version__

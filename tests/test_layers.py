@@ -2,7 +2,7 @@
 its left, so a student can read the code from the bottom up and never meet a name that is
 defined above the file in hand:
 
-    framework <- ops <- runtime <- client <- train <- (facade) <- cluster <- experiments <- widgets
+    framework <- ops <- runtime <- client <- train <- estimator <- (facade) <- cluster <- experiments <- widgets
 
 The walk reads every module's imports with `ast` (nothing is imported or run) and checks:
 
@@ -37,18 +37,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SANDBOX_LAYERS = ["framework", "ops", "runtime", "client", "train", "facade", "cluster",
-                  "experiments", "widgets"]
+SANDBOX_LAYERS = ["framework", "ops", "runtime", "client", "train", "estimator", "facade",
+                  "cluster", "experiments", "widgets"]
 SANDBOX_PLACES = {
     "sandbox.framework": "framework",
     "sandbox.version": "framework",      # tf.VERSION: TF's python/framework/versions.py
     "sandbox.flags": "framework",        # tf.flags, tf.app: TF's python/platform/, what TF's
     "sandbox.app": "framework",          # framework itself stands on (they import no layer)
+    "sandbox.platform": "framework",     # tf.gfile, tf.logging: TF's python/platform/
     "sandbox.ops": "ops",
+    "sandbox.layers": "ops",             # tf.layers: functions that make ops and variables
+    "sandbox.contrib": "ops",            # tf.contrib.layers, the same
+    "sandbox.data": "ops",               # tf.data: datasets and iterators are ops
+    "sandbox.metrics": "ops",            # tf.metrics: ops and local variables
+    "sandbox.losses": "ops",             # tf.losses: ops and the LOSSES collection
+    "sandbox.api": "ops",                # tf.math, tf.random, tf.io, tf.debugging: names only
     "sandbox.nn": "ops",                 # tf.nn: only the names of ops (nn_ops, nn_impl ...)
     "sandbox.runtime": "runtime",
     "sandbox.client": "client",
     "sandbox.train": "train",
+    "sandbox.estimator": "estimator",    # tf.estimator: sessions, hooks, TF_CONFIG (train's)
     "sandbox.summary": "train",          # tf.summary: the summary ops and the FileWriter that
                                          # the hooks and the Supervisor write events with
     "sandbox.datasets": "train",         # MNIST as a training program reads it

@@ -4,7 +4,7 @@ LocalCluster starts every task of a cluster as its own process on this machine;
 TFConfigClusterResolver reads the TF_CONFIG environment variable as TensorFlow does;
 `python -m sandbox task ...` runs one task from the command line.
 """
-from .tf_config import TFConfigClusterResolver, task_from_tf_config
+from ..train.tf_config import TFConfigClusterResolver, task_from_tf_config
 
 __all__ = ["LocalCluster", "TFConfigClusterResolver", "task_from_tf_config"]
 

@@ -43,7 +43,7 @@ def main(argv=None):
     from ..runtime import cluster_secret
     from ..runtime.task_server import TaskServer
     from ..train.cluster_spec import ClusterSpec
-    from .tf_config import task_from_tf_config
+    from ..train.tf_config import task_from_tf_config
 
     if args.cluster:
         spec = ClusterSpec(_load_cluster(args.cluster))

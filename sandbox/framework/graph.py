@@ -36,6 +36,7 @@ class GraphKeys:
     SUMMARIES = "summaries"
     QUEUE_RUNNERS = "queue_runners"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    METRIC_VARIABLES = "metric_variables"
     REGULARIZATION_LOSSES = "regularization_losses"
     LOSSES = "losses"
     SAVERS = "savers"

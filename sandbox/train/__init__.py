@@ -14,7 +14,7 @@ from .rmsprop import RMSPropOptimizer
 from .adam import AdamOptimizer
 from .training_util import global_step, get_global_step, create_global_step, \
     get_or_create_global_step, assert_global_step
-from .learning_rate_decay import exponential_decay
+from .learning_rate_decay import *                   # noqa: F401,F403  exponential_decay ...
 from .cluster_spec import ClusterSpec, ClusterDef, JobDef
 from .device_setter import replica_device_setter, GreedyLoadBalancingStrategy, byte_size_load_fn
 from .coordinator import Coordinator, LooperThread
@@ -55,6 +55,17 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "get_checkpoint_mtimes", "update_checkpoint_state", "generate_checkpoint_state_proto",
            "remove_checkpoint", "meta_graph_filename", "list_variables", "load_variable",
            "load_checkpoint", "NewCheckpointReader", "SummaryWriter"]
+
+
+# The families of issue 27: each module names what it adds in its own __all__.
+from . import adadelta as _adadelta, ftrl as _ftrl, input as _input, \
+    learning_rate_decay as _learning_rate_decay, moving_averages as _moving_averages
+from .adadelta import *                              # noqa: F401,F403  AdadeltaOptimizer
+from .ftrl import *                                  # noqa: F401,F403  FtrlOptimizer
+from .input import *                                 # noqa: F401,F403  tf.train.batch ...
+from .moving_averages import *                       # noqa: F401,F403  ExponentialMovingAverage
+__all__ += [name for module in (_adadelta, _ftrl, _input, _learning_rate_decay, _moving_averages)
+            for name in module.__all__ if name not in __all__]
 
 
 def __getattr__(name):

@@ -21,7 +21,7 @@ the evaluator job alone, and every other task sees the cluster without the evalu
 import json
 import os
 
-from ..train.cluster_spec import ClusterSpec
+from .cluster_spec import ClusterSpec
 
 __all__ = ["TFConfigClusterResolver", "task_from_tf_config", "format_master_url"]
 

@@ -1,9 +1,9 @@
-"""TF_CONFIG parsing: TFConfigClusterResolver and task_from_tf_config (sandbox/cluster/tf_config.py)."""
+"""TF_CONFIG parsing: TFConfigClusterResolver and task_from_tf_config (sandbox/train/tf_config.py)."""
 import json
 
 import pytest
 
-from sandbox.cluster.tf_config import TFConfigClusterResolver, format_master_url, task_from_tf_config
+from sandbox.train.tf_config import TFConfigClusterResolver, format_master_url, task_from_tf_config
 from sandbox.train.cluster_spec import ClusterSpec
 
 CLUSTER = {"chief": ["localhost:2222"], "worker": ["localhost:2223", "localhost:2224"],
