@@ -21,7 +21,9 @@ from .client.config import *                         # noqa: F401,F403  tf.Confi
 from .client.session import Session, InteractiveSession, get_default_session
 from .ops.constant_op import *                       # noqa: F401,F403
 from .ops.control_flow_ops import *                  # noqa: F401,F403
-from .ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
+from .ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized, \
+    scatter_update, scatter_add, scatter_sub, scatter_mul, scatter_div, scatter_max, \
+    scatter_min, scatter_nd_update, scatter_nd_add, scatter_nd_sub
 from .ops.variables import *                         # noqa: F401,F403
 from .ops.gradients import gradients, AggregationMethod
 from .ops.math_ops import *                          # noqa: F401,F403
@@ -60,4 +62,9 @@ from . import estimator
 from .platform import gfile
 from .platform import tf_logging as logging
 from .api import debugging, io, math, random
+from .api.math import (acos, asin, atan, atan2, confusion_matrix, cosh, cumprod,  # noqa: F401
+                       erfc, log_sigmoid, segment_sum, sinh, tan, unsorted_segment_sum,
+                       divide_no_nan as div_no_nan)
+from .api.io import decode_raw, matching_files, read_file, write_file  # noqa: F401
+from .platform.tf_logging import get_logger  # noqa: F401
 from .version import VERSION, __version__

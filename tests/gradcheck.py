@@ -23,6 +23,8 @@ def check_gradients(build, inputs, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0, wrt=N
             y_value = np.asarray(sess.run(y, feed), dtype=np.float64)
             w = rng.standard_normal(y_value.shape)
             grads = tf.gradients(y, [xs[i] for i in wrt], grad_ys=tf.constant(w))
+            grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
+                     for g in grads]                   # a gather's gradient is sparse
             symbolic = sess.run([gr for gr in grads if gr is not None], feed)
 
             def loss(values):

@@ -1,6 +1,34 @@
-"""`tf.io` -- the names of TensorFlow 1.x's tf.io namespace.
+"""`tf.io` -- the names of TensorFlow 1.x's tf.io namespace (TF's generated
+api/_v1/io/__init__.py), and `tf.io.gfile`, the TF-2 (snake_case) names of tf.gfile.
 
-(Being written: issue 27.)
+    with tf.io.gfile.GFile(path, "rb") as f:          # read now, in Python
+        data = f.read()
+    contents = tf.io.read_file(path)                   # read when the graph runs
+    pixels = tf.io.decode_raw(contents, tf.uint8)
+
+The file ops are in sandbox/ops/file_io_ops.py, the files themselves in
+sandbox/platform/gfile.py, the queues in sandbox/ops/data_flow_ops.py.
+
+Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), TFRecord files
+(TFRecordWriter, tf_record_iterator), tf.Example parsing (parse_example, FixedLenFeature ...),
+serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
 """
+import types as _types
 
-__all__ = []
+from ..ops.data_flow_ops import QueueBase, RandomShuffleQueue  # noqa: F401
+from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
+from ..platform import gfile as _gfile
+
+__all__ = ["QueueBase", "RandomShuffleQueue", "decode_raw", "gfile", "matching_files",
+           "read_file", "write_file"]
+
+_GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
+                "remove", "rename", "rmtree", "stat", "walk")
+
+gfile = _types.ModuleType(
+    "sandbox.io.gfile", "`tf.io.gfile` -- the TF-2 names of tf.gfile (sandbox/platform/gfile.py)"
+    ": " + ", ".join(_GFILE_NAMES) + ".")
+for _name in _GFILE_NAMES:
+    setattr(gfile, _name, getattr(_gfile, _name))
+gfile.__all__ = list(_GFILE_NAMES)
+del _name

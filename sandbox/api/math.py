@@ -1,6 +1,55 @@
-"""`tf.math` -- the names of TensorFlow 1.x's tf.math namespace.
+"""`tf.math` -- the names of TensorFlow 1.x's tf.math namespace (TF's generated
+api/_v1/math/__init__.py), gathered from the ops modules that define them.
 
-(Being written: issue 27.)
+Most are the same functions as the top-level names (`tf.math.log is tf.log`); the ones TF 1.x
+has only here live in sandbox/ops/math_extra_ops.py (trigonometry, cumprod, divide_no_nan,
+xlogy, reduce_std, reduce_variance, unsorted_segment_sum, confusion_matrix ...):
+
+    accuracy = tf.reduce_mean(tf.cast(tf.math.equal(tf.math.argmax(y, 1), labels), tf.float32))
+
+Not here (TF 1.15 has them): the complex-number functions (angle, conj, imag, real), the
+special functions (bessel_*, betainc, digamma, igamma, lgamma, polygamma, zeta, lbeta), the
+segment reductions other than segment_sum and unsorted_segment_sum, bincount,
+cumulative_logsumexp, nextafter, polyval.
 """
+from ..ops.basic_math_ops import (  # noqa: F401
+    abs, cos, erf, exp, expm1, is_finite, is_inf, is_nan, log, log1p, maximum, minimum,
+    reciprocal, rsqrt, sigmoid, sign, sin, sqrt, square, squared_difference, tanh,
+)
+from ..ops.comparison_ops import (  # noqa: F401
+    equal, greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or,
+    logical_xor, not_equal,
+)
+from ..ops.math_ops import (  # noqa: F401
+    accumulate_n, add, add_n, ceil, divide, floor, floordiv, floormod, mod, multiply, negative,
+    pow, rint, round, scalar_mul, subtract, truediv,
+)
+from ..ops.reduction_ops import (  # noqa: F401
+    argmax, argmin, count_nonzero, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+)
+from ..ops.array_ops import invert_permutation  # noqa: F401
+from ..ops.nn_ops import log_softmax, softmax, softplus, softsign  # noqa: F401
+from ..ops.nn_impl import in_top_k, l2_normalize, top_k, zero_fraction  # noqa: F401
+from ..ops.math_extra_ops import (  # noqa: F401
+    acos, acosh, asin, asinh, atan, atan2, atanh, confusion_matrix, cosh, cumprod, divide_no_nan,
+    erfc, is_non_decreasing, is_strictly_increasing, log_sigmoid, multiply_no_nan, reciprocal_no_nan, reduce_euclidean_norm, reduce_std,
+    reduce_variance, segment_sum, sinh, tan, unsorted_segment_sum, xdivy, xlogy,
+)
 
-__all__ = []
+__all__ = [
+    "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh",
+    "atan", "atan2", "atanh", "is_non_decreasing", "is_strictly_increasing",
+    "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "divide",
+    "divide_no_nan", "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod",
+    "greater", "greater_equal", "in_top_k", "invert_permutation", "is_finite", "is_inf",
+    "is_nan", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
+    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+    "minimum", "mod", "multiply", "multiply_no_nan", "negative", "not_equal", "pow",
+    "reciprocal", "reciprocal_no_nan", "reduce_all", "reduce_any", "reduce_euclidean_norm",
+    "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std",
+    "reduce_sum", "reduce_variance", "rint", "round", "rsqrt", "scalar_mul", "segment_sum",
+    "sigmoid", "sign", "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square",
+    "squared_difference", "subtract", "tan", "tanh", "top_k", "truediv",
+    "unsorted_segment_sum", "xdivy", "xlogy", "zero_fraction",
+]

@@ -1,6 +1,25 @@
-"""`tf.random` -- the names of TensorFlow 1.x's tf.random namespace.
+"""`tf.random` -- the names of TensorFlow 1.x's tf.random namespace (TF's generated
+api/_v1/random/__init__.py): the TF-2 names of the random ops of sandbox/ops/random_ops.py.
 
-(Being written: issue 27.)
+    tf.random.set_random_seed(1)
+    w = tf.Variable(tf.random.truncated_normal([784, 10], stddev=0.1))
+
+`normal`, `uniform`, `shuffle` are tf.random_normal, tf.random_uniform, tf.random_shuffle;
+`categorical` is tf.multinomial with TF 2's argument name `dtype` for the output type.
+
+Not here (TF 1.15 has them): gamma, poisson, the stateless_* ops and the candidate samplers.
 """
+from ..ops.random_ops import (  # noqa: F401
+    get_seed, multinomial, random_normal as normal, random_shuffle as shuffle,
+    random_uniform as uniform, set_random_seed, truncated_normal,
+)
 
-__all__ = []
+__all__ = ["categorical", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
+           "truncated_normal", "uniform"]
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """Draws num_samples class indices per row of logits ([batch, classes] of unnormalized
+    log-probabilities): a [batch, num_samples] int64 tensor (or `dtype`)."""
+    return multinomial(logits, num_samples, seed=seed, name=name or "categorical",
+                       output_dtype=dtype)

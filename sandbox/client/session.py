@@ -21,6 +21,7 @@ import numpy as np
 from ..framework.default_session import (_default_session_stack, _global_default_session,
                                          get_default_session)
 from ..framework.graph import Graph, get_default_graph
+from ..framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor
 from .config import ConfigProto
@@ -49,6 +50,10 @@ class _FetchStructure:
             return ("sequence", type(fetch), [self._build(f) for f in fetch])
         if isinstance(fetch, collections.abc.Mapping):
             return ("mapping", type(fetch), [(k, self._build(v)) for k, v in fetch.items()])
+        if isinstance(fetch, IndexedSlices):          # TF: an IndexedSlicesValue of arrays
+            parts = [fetch.values, fetch.indices, fetch.dense_shape]
+            return ("indexed_slices", None, [None if p is None else self._build(p)
+                                             for p in parts])
         try:
             element = self.graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
         except TypeError as e:
@@ -72,6 +77,9 @@ class _FetchStructure:
             return None if node[2] else values[node[1]]
         if kind == "namedtuple":
             return node[1](*[self._rebuild(n, values) for n in node[2]])
+        if kind == "indexed_slices":
+            return IndexedSlicesValue(*[None if n is None else self._rebuild(n, values)
+                                        for n in node[2]])
         if kind == "sequence":
             items = [self._rebuild(n, values) for n in node[2]]
             return items if node[1] is list else node[1](items)

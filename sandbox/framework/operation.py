@@ -7,6 +7,7 @@ tasks; nothing about it is Python code.
 """
 from . import device_spec as _device_spec
 from .default_session import run_using_default_session
+from .node_def import NodeDef
 from .tensor import Tensor
 
 __all__ = ["Operation"]
@@ -96,11 +97,12 @@ class Operation:
 
     @property
     def node_def(self):
-        """The plain-data description of this node (TF's NodeDef), as a dict."""
-        return {"name": self._name, "op": self._type, "device": self._device,
-                "input": [t._as_node_def_input() for t in self._inputs]
-                + [f"^{c.name}" for c in self._control_inputs],
-                "attr": dict(self._attrs)}
+        """The plain-data description of this node: a NodeDef (a dict with keys name, op,
+        device, input, attr, also readable as attributes like TF's protobuf: `.op`)."""
+        return NodeDef(name=self._name, op=self._type, device=self._device,
+                       input=[t._as_node_def_input() for t in self._inputs]
+                       + [f"^{c.name}" for c in self._control_inputs],
+                       attr=self._attrs)
 
     # -- running --------------------------------------------------------------
     def run(self, feed_dict=None, session=None):

@@ -195,7 +195,7 @@ def _numpy_value_of(value, dtype=None):
                          "return None where a value or a tensor was expected?")
     if dtype is not None:
         np_dtype = _dtypes.as_dtype(dtype).as_numpy_dtype
-        arr = np.asarray(value)
+        arr = _as_array(value)
         if np_dtype is np.object_:
             return _as_bytes_array(arr)
         if arr.dtype.kind in "fc" and np.dtype(np_dtype).kind in "iub" and arr.size and \
@@ -203,7 +203,7 @@ def _numpy_value_of(value, dtype=None):
             raise TypeError(f"Expected {_dtypes.as_dtype(dtype).name}, got {value!r} of type "
                             f"'{type(value).__name__}' instead (it has a fractional part).")
         return np.asarray(value, dtype=np_dtype)
-    arr = np.asarray(value)
+    arr = _as_array(value)
     if arr.dtype == np.float64 and not isinstance(value, np.ndarray) and not isinstance(value, np.generic):
         arr = arr.astype(np.float32)          # Python floats are float32 in TF
     elif arr.dtype == np.int64 and not isinstance(value, (np.ndarray, np.generic)):
@@ -211,6 +211,15 @@ def _numpy_value_of(value, dtype=None):
             arr = arr.astype(np.int32)        # Python ints are int32 in TF
     elif arr.dtype.kind in "USO":
         arr = _as_bytes_array(arr)
+    return arr
+
+
+def _as_array(value):
+    """np.asarray, except that Python bytes stay whole: NumPy's fixed-width bytes type would
+    drop their trailing NUL bytes (b'ab\\x00' -> b'ab'), which TF keeps."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "S" and not isinstance(value, np.ndarray):
+        arr = np.array(value, dtype=object)
     return arr
 
 

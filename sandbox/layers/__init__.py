@@ -1,6 +1,30 @@
-"""`tf.layers` -- mirrors TensorFlow 1.x's tf.layers (python/layers/, keras-backed in TF 1.15).
+"""`tf.layers` -- mirrors TensorFlow 1.15's tf.layers namespace (python/layers/layers.py).
 
-(Being written: issue 27.)
+Layers are objects that own variables and build ops from them each time they are called
+(base.py explains the naming and the reuse rules). Each comes in two forms, a class and a
+function that makes one layer and calls it once:
+
+    h = tf.layers.conv2d(images, 32, 5, padding='same', activation=tf.nn.relu)
+    h = tf.layers.max_pooling2d(h, 2, 2)
+    h = tf.layers.flatten(h)
+    h = tf.layers.dense(h, 1024, activation=tf.nn.relu)
+    h = tf.layers.dropout(h, rate=0.4, training=is_training)
+    logits = tf.layers.dense(h, 10)
+
+Variables are made with tf.get_variable, so tf.train.replica_device_setter puts them on the
+parameter servers like any other.
+
+    core.py           Dense, Dropout, Flatten
+    convolutional.py  Conv2D
+    pooling.py        MaxPooling2D, AveragePooling2D
+    normalization.py  BatchNormalization (its moving averages go to tf.GraphKeys.UPDATE_OPS)
 """
+from .base import Layer, InputSpec
+from .core import Dense, Dropout, Flatten, dense, dropout, flatten
+from .convolutional import Conv2D, conv2d
+from .pooling import MaxPooling2D, AveragePooling2D, max_pooling2d, average_pooling2d
+from .normalization import BatchNormalization, batch_normalization
 
-__all__ = []
+__all__ = ["Layer", "InputSpec", "Dense", "Dropout", "Flatten", "dense", "dropout", "flatten",
+           "Conv2D", "conv2d", "MaxPooling2D", "AveragePooling2D", "max_pooling2d",
+           "average_pooling2d", "BatchNormalization", "batch_normalization"]

@@ -12,6 +12,10 @@ is larger than `clip_norm` -- the usual cure for exploding gradients:
 
     grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 5.0)
     train_op = optimizer.apply_gradients(zip(grads, tvars))
+
+A sparse gradient (a tf.IndexedSlices, e.g. an embedding's) stays sparse: its values are
+measured and scaled, its indices kept -- as TF does (so rows repeated in the indices count
+once each, as rows of values, in the norm).
 """
 import collections.abc
 
@@ -19,6 +23,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import colocate_with, name_scope
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
 from . import array_ops, basic_math_ops, comparison_ops, math_ops, reduction_ops
@@ -106,6 +111,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     """t * clip_norm / max(l2norm(t), clip_norm): rescales t so that its L2 norm (over `axes`,
     default all) is at most clip_norm; a t already short enough is unchanged."""
     with name_scope(name, "clip_by_norm", [t, clip_norm]) as scope:
+        if isinstance(t, IndexedSlices):
+            values = clip_by_norm(t.values, clip_norm, axes, name=scope)
+            return IndexedSlices(values, t.indices, t.dense_shape)
         t = convert_to_tensor(t, name="t")
         l2sum = reduction_ops.reduce_sum(t * t, axes, keepdims=True)
         pred = l2sum > 0
@@ -118,6 +126,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
                                   name=scope)
 
 
+def _values_of(t):
+    """A gradient's dense part: the tensor itself, or an IndexedSlices' values."""
+    return t.values if isinstance(t, IndexedSlices) else t
+
+
 def _as_tensor_list(t_list):
     if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, str):
         raise TypeError("t_list should be a sequence")
@@ -128,8 +141,9 @@ def global_norm(t_list, name=None):
     """sqrt(sum of sum(t ** 2) over every t in t_list); None entries are ignored."""
     t_list = _as_tensor_list(t_list)
     from .nn_ops import l2_loss
-    with name_scope(name, "global_norm", [t for t in t_list if t is not None]) as scope:
-        values = [convert_to_tensor(t, name=f"t_{i}") for i, t in enumerate(t_list)
+    present = [_values_of(t) for t in t_list if t is not None]
+    with name_scope(name, "global_norm", present) as scope:
+        values = [convert_to_tensor(_values_of(t), name=f"t_{i}") for i, t in enumerate(t_list)
                   if t is not None]
         if not values:
             raise ValueError("global_norm needs at least one tensor that is not None")
@@ -146,7 +160,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     t_list = _as_tensor_list(t_list)
     if use_norm is None:
         use_norm = global_norm(t_list, name)
-    present = [t for t in t_list if t is not None]
+    present = [_values_of(t) for t in t_list if t is not None]
     with name_scope(name, "clip_by_global_norm", present + [clip_norm]) as scope:
         dtype = use_norm.dtype.base_dtype
         clip_norm = convert_to_tensor(clip_norm, dtype=dtype, name="clip_norm")
@@ -158,9 +172,11 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
             if t is None:
                 clipped.append(None)
                 continue
-            v = convert_to_tensor(t, name=f"t_{i}")
+            v = convert_to_tensor(_values_of(t), name=f"t_{i}")
             with colocate_with(v.op):
-                clipped.append(identity(v * scale, name=f"{scope}_{i}"))
+                c = identity(v * scale, name=f"{scope}_{i}")
+            clipped.append(IndexedSlices(c, t.indices, t.dense_shape)
+                           if isinstance(t, IndexedSlices) else c)
     return clipped, use_norm
 
 

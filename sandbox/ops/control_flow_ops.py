@@ -5,6 +5,10 @@ A graph runs an op only when a fetch needs it. `group` and `no_op` make an op th
 but *depend* on others, so fetching it runs them; `identity` copies a tensor (and, with a
 device scope, is how a value is moved to another device); `stop_gradient` hides its input from
 `tf.gradients`.
+
+Control flow proper -- tf.cond, tf.case, tf.while_loop -- is made of functional ops, each in a
+module of its own: cond_v2.py (If) and while_v2.py (While); their names are re-exported here,
+where TF 1.15 defines them.
 """
 import builtins
 
@@ -13,7 +17,8 @@ from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, convert_to_tensor
 
-__all__ = ["no_op", "group", "identity", "tuple", "stop_gradient"]
+__all__ = ["no_op", "group", "identity", "tuple", "stop_gradient", "cond", "case",
+           "while_loop"]
 
 
 class NoOp(OpDef):
@@ -91,3 +96,7 @@ def stop_gradient(input, name=None):  # noqa: A002 -- TF's name
     x = convert_to_tensor(input)
     return apply_op("StopGradient", [x], {"T": x.dtype.base_dtype}, name=name or "StopGradient",
                     output_dtypes=[x.dtype.base_dtype])
+
+
+from .cond_v2 import case, cond  # noqa: E402 -- control flow proper, built on the ops above
+from .while_v2 import while_loop  # noqa: E402

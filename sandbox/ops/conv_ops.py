@@ -1,4 +1,5 @@
-"""Convolution and pooling -- the layers of image models: conv2d, max_pool and avg_pool, as
+"""Convolution and pooling -- the layers of image models: conv2d (and its transpose,
+conv2d_transpose: the gradient of conv2d used as a layer), max_pool and avg_pool, as
 TensorFlow's python/ops/nn_ops.py defines them, computed as its kernels do
 (core/kernels/conv_ops.cc, conv_grad_*_ops.cc, pooling_ops_common.h, avgpooling_op.cc).
 
@@ -16,10 +17,11 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors
+from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.tensor_util import shape_text
+from ..framework.tensor_util import const_op_value, shape_text
 from . import array_ops
 from .nn_ops import _float_tensor
 
@@ -266,6 +268,48 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: 
     dy = convert_to_tensor(out_backprop, dtype=x.dtype.base_dtype)
     return _conv_op("Conv2DBackpropFilter", [x, sizes, dy], strides, padding, data_format,
                     dilations, name)
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NHWC", name=None, input=None,  # noqa: A002
+                     filters=None, dilations=None):
+    """The transpose of conv2d (sometimes called "deconvolution"): maps value [batch, height,
+    width, in_channels] up to output_shape [batch, out_height, out_width, out_channels] with a
+    filter [kh, kw, out_channels, in_channels] -- exactly the gradient of a conv2d whose input
+    had output_shape (Conv2DBackpropInput), so its own gradients are conv2d and
+    conv2d_backprop_filter."""
+    value = input if input is not None else value
+    filter = filters if filters is not None else filter  # noqa: A001
+    if value is None or filter is None or output_shape is None or strides is None:
+        raise TypeError("conv2d_transpose() needs value, filter, output_shape and strides")
+    with name_scope(name, "conv2d_transpose", [value, filter, output_shape]) as scope:
+        x = _float_tensor(value, "value", "Conv2DBackpropInput")
+        f = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter")
+        if not x.get_shape().with_rank(4)[3].is_compatible_with(f.get_shape().with_rank(4)[3]):
+            raise ValueError(f"input channels does not match filter's input channels, "
+                             f"{x.get_shape()[3]} != {f.get_shape()[3]}")
+        static = None
+        if isinstance(output_shape, (list, tuple)):
+            if len(output_shape) != 4:
+                raise ValueError(f"output_shape must have shape (4,), got ({len(output_shape)},)")
+            static = TensorShape([d if isinstance(d, numbers.Integral) else None
+                                  for d in output_shape])
+            if static[3].value is not None and \
+                    not static[3].is_compatible_with(f.get_shape()[2]):
+                raise ValueError(f"output_shape does not match filter's output channels, "
+                                 f"{static[3]} != {f.get_shape()[2]}")
+            if all(isinstance(d, numbers.Integral) for d in output_shape):
+                output_shape = [int(d) for d in output_shape]
+            else:
+                output_shape = array_ops.stack(list(output_shape))
+        elif isinstance(output_shape, Tensor) and output_shape.op.type == "Pack":
+            static = TensorShape([None if v is None else int(v) for v in
+                                  (const_op_value(t) for t in output_shape.op.inputs)])
+        out = conv2d_backprop_input(output_shape, f, x, strides, padding, data_format=data_format,
+                                    dilations=dilations or (1, 1, 1, 1), name=scope)
+        if static is not None:
+            out.set_shape(out.get_shape().merge_with(static))
+        return out
 
 
 class _PoolOp(OpDef):

@@ -12,10 +12,21 @@ d(sum ys)/d(xs) when run -- reverse-mode autodiff, the same walk as micrograd's 
 
 Gradient ops are named 'gradients/<op name>_grad/...' and placed by the device scope in force
 where tf.gradients is called -- or next to their forward op with colocate_gradients_with_ops.
+
+Sparse gradients. The gradient of tf.gather (along axis 0) is a tf.IndexedSlices: the rows
+and their ids (framework/indexed_slices.py). It passes unchanged through the ops that only
+copy (Identity -- a variable's `read` -- and Cast), so tf.gradients returns it for the
+variable; any other op's gradient function gets it made dense first (tf.convert_to_tensor,
+which is what TF's ops do on their own when handed one). Several IndexedSlices arriving at one
+tensor are joined by concatenating their values and their indices (TF's
+_AggregateIndexedSlicesGradients); IndexedSlices mixed with dense gradients are made dense and
+added.
 """
 import collections
 
+from ..framework import dtypes
 from ..framework.graph import get_default_graph
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_def import get_gradient_function
 from ..framework.tensor import convert_to_tensor
 
@@ -83,7 +94,15 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                         if len(op.outputs) > 1:
                             out_grads = [gt if gt is not None else array_ops.zeros_like(t)
                                          for t, gt in zip(op.outputs, out_grads)]
-                        in_grads = grad_fn(op, *out_grads)
+                        sparse_fn = None if op.type in getattr(
+                            g, "_gradient_override_map", {}) else _SPARSE_GRADIENTS.get(op.type)
+                        if sparse_fn is not None and \
+                                any(isinstance(gt, IndexedSlices) for gt in out_grads):
+                            in_grads = sparse_fn(op, *out_grads)
+                        else:
+                            out_grads = [convert_to_tensor(gt) if isinstance(gt, IndexedSlices)
+                                         else gt for gt in out_grads]
+                            in_grads = grad_fn(op, *out_grads)
                     in_grads = _as_list(in_grads) if in_grads is not None else []
                     if len(in_grads) != len(op.inputs):
                         raise ValueError(f"Num gradients {len(in_grads)} generated for op "
@@ -91,7 +110,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                          f"inputs {len(op.inputs)}")
                     for t, gt in zip(op.inputs, in_grads):
                         if gt is not None and t.dtype.base_dtype.is_floating:
-                            gt = convert_to_tensor(gt)
+                            if not isinstance(gt, IndexedSlices):
+                                gt = convert_to_tensor(gt)
                             grads[t].append(gt)
             for t in op.inputs:
                 if t.op in between:
@@ -127,11 +147,50 @@ def _ops_between(ys, xs, stop_ops):
 
 
 def _aggregate(grad_list, math_ops):
+    """One gradient from the several arriving at a tensor: dense ones are added (AddN);
+    IndexedSlices are concatenated; a mix is made dense and added, as TF 1.15 does."""
     if not grad_list:
         return None
     if len(grad_list) == 1:
         return grad_list[0]
-    return math_ops.add_n(grad_list)
+    if not any(isinstance(g, IndexedSlices) for g in grad_list):
+        return math_ops.add_n(grad_list)
+    if any(not isinstance(g, IndexedSlices) for g in grad_list):
+        return math_ops.add_n([convert_to_tensor(g) for g in grad_list])
+    return _aggregate_indexed_slices(grad_list)
+
+
+def _aggregate_indexed_slices(grads):
+    """IndexedSlices(concat(values), concat(indices), the first one's dense_shape); the indices
+    are all made int64 when their dtypes differ (TF's _as_indexed_slices_list)."""
+    from . import math_ops
+    from .slicing_ops import concat
+    index_dtypes = {g.indices.dtype.base_dtype for g in grads}
+    if len(index_dtypes) > 1:
+        grads = [g if g.indices.dtype.base_dtype == dtypes.int64 else
+                 IndexedSlices(g.values, math_ops.cast(g.indices, dtypes.int64), g.dense_shape)
+                 for g in grads]
+    return IndexedSlices(concat([g.values for g in grads], axis=0),
+                         concat([g.indices for g in grads], axis=0), grads[0].dense_shape)
+
+
+def _identity_sparse_gradient(op, grad):
+    """Identity passes an IndexedSlices on unchanged (a variable's `read` is one)."""
+    return [grad]
+
+
+def _cast_sparse_gradient(op, grad):
+    """Cast's gradient keeps the slices sparse: the values cast back, the same indices (TF's
+    _CastGrad)."""
+    from . import math_ops
+    src = op.inputs[0].dtype.base_dtype
+    if not (src.is_floating and grad.dtype.base_dtype.is_floating):
+        return [None]
+    return [IndexedSlices(math_ops.cast(grad.values, src), grad.indices, grad.dense_shape)]
+
+
+# The op types whose gradient passes an IndexedSlices through without making it dense.
+_SPARSE_GRADIENTS = {"Identity": _identity_sparse_gradient, "Cast": _cast_sparse_gradient}
 
 
 class _nothing:

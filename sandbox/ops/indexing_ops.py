@@ -6,15 +6,19 @@ where TF 2 moved Tensor.__getitem__ (_slice_helper).
 An index out of range is an error when the graph runs, naming the index (one_hot gives a row of
 off_value instead). The gradient of picking elements puts the incoming gradient back where they
 were picked from, into zeros shaped like the input (GatherGrad, StridedSliceGrad; the gradient
-of gather_nd is a scatter_nd).
+of gather_nd is a scatter_nd) -- except along axis 0, where gather's gradient is a
+tf.IndexedSlices (the rows and their ids, nothing else), turned dense by an
+UnsortedSegmentSum only where a dense tensor is needed (the conversion registered here).
 """
 import builtins
+import warnings
 
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
-from ..framework.graph import name_scope
+from ..framework.graph import colocate_with, name_scope
+from ..framework.indexed_slices import LARGE_SPARSE_NUM_ELEMENTS, IndexedSlices
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import Dimension, TensorShape, unknown_shape
@@ -22,12 +26,14 @@ from ..framework.tensor_util import (SLICE_MASKS, constant_int, constant_value,
                                      constant_value_as_shape, dim_value, flat_tensors,
                                      index_tuple, int_tensor, partial_vector, positive_axis,
                                      shape_text, slice_masks, to_int)
-from .array_ops import ones_like, reshape, shape, squeeze, stack
+from ..framework.tensor_conversion_registry import register_tensor_conversion_function
+from .array_ops import expand_dims, ones_like, reshape, shape, size, squeeze, stack
+from .array_ops import zeros_like as array_ops_zeros_like
 from .constant_op import constant
 from .slicing_ops import concat
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "one_hot", "boolean_mask", "unique",
-           "strided_slice", "newaxis"]
+           "strided_slice", "newaxis", "unsorted_segment_sum"]
 
 
 # ======================================================================================
@@ -67,11 +73,32 @@ class GatherV2(OpDef):
         return np.take(params, indices, axis=axis)
 
     def gradient(op, grad):
+        """Along axis 0, as in TF: an IndexedSlices -- the incoming rows and the ids they were
+        gathered from -- never a dense tensor shaped like params (see
+        framework/indexed_slices.py). Along another axis, a dense scatter-add (GatherGrad)."""
         params, indices, axis = op.inputs
+        if constant_int(axis) == 0:
+            return [_gather_rows_gradient(params, indices, grad), None, None]
         out = apply_op("GatherGrad", [shape(params), indices, grad, axis],
                        {"T": grad.dtype.base_dtype}, name="GatherGrad",
                        output_dtypes=[grad.dtype.base_dtype])
         return [out, None, None]
+
+
+def _gather_rows_gradient(params, indices, grad):
+    """IndexedSlices(values=grad as [n, params.shape[1:]], indices=ids as [n],
+    dense_shape=shape(params)) -- TF's _GatherV2Grad for axis 0, op for op."""
+    from .math_ops import cast
+    with colocate_with(params.op):
+        params_shape = cast(shape(params, out_type=dtypes.int64), dtypes.int32)
+    indices_size = expand_dims(size(indices), 0)
+    values_shape = concat([indices_size, params_shape[1:]], 0)
+    values = reshape(grad, values_shape)
+    flat_indices = reshape(indices, indices_size)
+    n = indices.get_shape().num_elements()
+    values.set_shape(TensorShape([n]).concatenate(params.get_shape()[1:])
+                     if params.get_shape().ndims is not None else unknown_shape())
+    return IndexedSlices(values, flat_indices, params_shape)
 
 
 class GatherGrad(OpDef):
@@ -92,9 +119,8 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     """Picks slices of `params` by index along `axis`: `tf.gather(embeddings, word_ids)` gives
     one row per id. An index outside [0, params.shape[axis]) is an error when the graph runs.
 
-    Its gradient is dense here (zeros with the picked rows filled in by a scatter-add); TF
-    returns an IndexedSlices (just the rows and their indices), which optimizers apply
-    sparsely. The numbers are the same.
+    Its gradient (along axis 0) is a tf.IndexedSlices: just the rows and their indices, which
+    the optimizers apply sparsely, as in TF. tf.convert_to_tensor makes it dense.
     """
     if batch_dims != 0:
         raise NotImplementedError("The sandbox's tf.gather supports only batch_dims=0.")
@@ -107,6 +133,89 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
                                              "Tindices": i.dtype.base_dtype,
                                              "Taxis": ax.dtype.base_dtype, "batch_dims": 0},
                     name=name or "GatherV2", output_dtypes=[p.dtype.base_dtype])
+
+
+class UnsortedSegmentSum(OpDef):
+    """out[i] = sum of data[j] over the j with segment_ids[j] == i, for i in [0, num_segments);
+    zeros where no id points. Negative ids are dropped, as in TF."""
+
+    def shape(op):
+        data, ids = op.inputs[0].get_shape(), op.inputs[1].get_shape()
+        if data.ndims is None or ids.ndims is None:
+            return unknown_shape()
+        n = constant_int(op.inputs[2])
+        data[:ids.ndims].assert_is_compatible_with(ids)
+        return TensorShape([n]).concatenate(data[ids.ndims:])
+
+    def kernel(data, segment_ids, num_segments, T=None, Tindices=None, Tnumsegments=None):
+        n = to_int(num_segments)
+        if segment_ids.size and segment_ids.max() >= n:
+            where = np.argwhere(segment_ids >= n)[0]
+            raise InvalidArgumentError(None, None, f"segment_ids[{','.join(map(str, where))}] "
+                                       f"= {segment_ids[tuple(where)]} is out of range [0, {n})")
+        if data.shape[:segment_ids.ndim] != segment_ids.shape:
+            raise InvalidArgumentError(None, None, f"data.shape = {list(data.shape)} does not "
+                                       f"start with segment_ids.shape = "
+                                       f"{list(segment_ids.shape)}")
+        out = np.zeros((n,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
+        keep = segment_ids >= 0
+        if keep.all():
+            np.add.at(out, segment_ids, data)
+        else:
+            np.add.at(out, segment_ids[keep], data[keep])
+        return out
+
+    def gradient(op, grad):
+        # Each entry of data went to one segment and gets that segment's gradient; an entry
+        # whose id was negative was dropped and gets 0 (TF's _GatherDropNegatives).
+        from . import basic_math_ops, comparison_ops, math_ops
+        ids = op.inputs[1]
+        zeros = array_ops_zeros_like(ids)
+        gathered = gather(grad, basic_math_ops.maximum(ids, zeros))
+        mask = math_ops.cast(comparison_ops.greater_equal(ids, zeros), grad.dtype.base_dtype)
+        for _ in range((grad.get_shape().ndims or 1) - 1):
+            mask = expand_dims(mask, -1)
+        return [gathered * mask, None, None]
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """`tf.unsorted_segment_sum(data, ids, n)`: row i of the result sums the rows of data whose
+    id is i (a tensor of n rows; rows that no id names are zeros)."""
+    d, i = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    n = int_tensor(num_segments)
+    return apply_op("UnsortedSegmentSum", [d, i, n],
+                    {"T": d.dtype.base_dtype, "Tindices": i.dtype.base_dtype,
+                     "Tnumsegments": n.dtype.base_dtype},
+                    name=name or "UnsortedSegmentSum", output_dtypes=[d.dtype.base_dtype])
+
+
+def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):
+    """tf.convert_to_tensor(IndexedSlices): the dense tensor, as TF builds it -- an
+    UnsortedSegmentSum of the values into dense_shape[0] rows (repeated indices add up) --
+    with TF's warning when that tensor is large or of unknown size."""
+    if dtype is not None and not dtypes.as_dtype(dtype).is_compatible_with(value.dtype):
+        raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
+                         f"for IndexedSlices with dtype {value.dtype.name}")
+    if value.dense_shape is None:
+        raise ValueError(f"Tensor conversion requested for IndexedSlices without dense_shape: "
+                         f"{value}. Give the IndexedSlices a dense_shape to make it dense.")
+    known = constant_value(value.dense_shape)
+    if known is None:
+        warnings.warn("Converting sparse IndexedSlices to a dense Tensor of unknown shape. "
+                      "This may consume a large amount of memory.", stacklevel=3)
+    elif int(np.prod(known)) >= LARGE_SPARSE_NUM_ELEMENTS:
+        warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with "
+                      f"{int(np.prod(known))} elements. This may consume a large amount of "
+                      "memory.", stacklevel=3)
+    with value.graph.as_default():
+        out = unsorted_segment_sum(value.values, value.indices, value.dense_shape[0],
+                                   name=name)
+    if known is not None:                     # what TF's shape inference reads off the slice
+        out.set_shape(TensorShape([int(known[0])]).concatenate(out.get_shape()[1:]))
+    return out
+
+
+register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
 
 
 class GatherNd(OpDef):

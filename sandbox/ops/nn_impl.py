@@ -15,14 +15,15 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors
-from ..framework.graph import name_scope
+from ..framework.graph import colocate_with, name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_util import const_op_value, shape_text
-from . import (array_ops, basic_math_ops, comparison_ops, indexing_ops, math_ops, matmul_ops,
-               reduction_ops)
-from .control_flow_ops import stop_gradient
+from . import (array_ops, basic_math_ops, clip_ops, comparison_ops, indexing_ops, math_ops,
+               matmul_ops, reduction_ops, slicing_ops)
+from .constant_op import constant
+from .control_flow_ops import identity, stop_gradient
 from .nn_ops import (_at_least_rank_1, _ensure_xent_args, _float_tensor, _merged_shape,
                      bias_add, relu)
 
@@ -191,19 +192,99 @@ lrn = local_response_normalization
 
 # -- embedding_lookup (TF: python/ops/embedding_ops.py) --------------------------------
 
+def _clip(params, ids, max_norm):
+    """Each looked-up embedding rescaled to an L2 norm of at most max_norm (TF's _clip)."""
+    if max_norm is None:
+        return params
+    ids_rank = ids.get_shape().ndims
+    params_rank = convert_to_tensor(params).get_shape().ndims
+    if ids_rank is None or params_rank is None:
+        raise NotImplementedError("embedding_lookup(max_norm=...) needs ids and params of "
+                                  "known rank in the sandbox.")
+    return clip_ops.clip_by_norm(params, max_norm, axes=list(range(ids_rank, params_rank)))
+
+
+def _partition(flat_ids, params, partition_strategy):
+    """(p_assignments, new_ids): which shard holds each id, and its row in that shard --
+    'mod': id % n in shard id % n at row id // n; 'div': contiguous blocks, the first
+    (rows % n) shards one row longer."""
+    n = len(params)
+    if partition_strategy == "mod":
+        return math_ops.floormod(flat_ids, n), math_ops.floordiv(flat_ids, n)
+    if partition_strategy != "div":
+        raise ValueError(f"Unrecognized partition strategy: {partition_strategy}")
+    dims = [p.get_shape()[0].value if p.get_shape().ndims else None for p in params]
+    if all(d is not None for d in dims):
+        total = constant(sum(dims), dtype=flat_ids.dtype.base_dtype)
+    else:
+        sizes = []
+        for p, d in zip(params, dims):
+            if d is not None:
+                sizes.append(d)
+            else:
+                with colocate_with(p.op):
+                    sizes.append(array_ops.shape(p)[0])
+        total = reduction_ops.reduce_sum(math_ops.cast(array_ops.stack(sizes),
+                                                       flat_ids.dtype.base_dtype))
+    per_shard = total // n
+    extras = total % n
+    p_assignments = basic_math_ops.maximum(flat_ids // (per_shard + 1),
+                                           (flat_ids - extras) // per_shard)
+    new_ids = comparison_ops.where(p_assignments < extras, flat_ids % (per_shard + 1),
+                                   (flat_ids - extras) % per_shard)
+    return p_assignments, new_ids
+
+
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
                      max_norm=None):
-    """The rows of `params` (an embedding matrix) picked by `ids`: tf.gather(params, ids).
-    The sandbox supports one params tensor (or a list of one), not sharded embeddings."""
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise NotImplementedError("The sandbox's embedding_lookup takes a single params "
-                                      f"tensor, not {len(params)} shards.")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup(max_norm=...) is not supported.")
-    with name_scope(name, "embedding_lookup", [params, ids]) as scope:
-        return indexing_ops.gather(params, ids, name=scope)
+    """The rows of `params` (an embedding matrix, or a list of its shards) picked by `ids`:
+    tf.gather(params, ids), placed beside params, so that on a cluster only the picked rows
+    leave the ps. Its gradient for params is a tf.IndexedSlices (only those rows).
+
+    With a list of shards, each id goes to one shard: partition_strategy 'mod' (id % n) or
+    'div' (contiguous blocks); each shard's rows are gathered beside it and the results put
+    back in the order of `ids`. max_norm rescales each embedding to at most that L2 norm."""
+    if params is None:
+        raise ValueError("params must be specified")
+    if isinstance(params, (list, tuple)) and not params:
+        raise ValueError("Need at least one param")
+    params = list(params) if isinstance(params, (list, tuple)) else [params]
+    with name_scope(name, "embedding_lookup", params + [ids]) as scope:
+        params = [convert_to_tensor(p, name="params") for p in params]
+        ids = convert_to_tensor(ids, name="ids")
+        if len(params) == 1:
+            with colocate_with(params[0].op):
+                result = _clip(indexing_ops.gather(params[0], ids, name=scope), ids, max_norm)
+            return identity(result)
+        flat_ids = array_ops.reshape(ids, [-1])
+        count = array_ops.size(flat_ids)
+        original_indices = array_ops.range(count)
+        p_assignments, new_ids = _partition(flat_ids, params, partition_strategy)
+        p_assignments = math_ops.cast(p_assignments, _dtypes.int32)
+        element_shape = params[0].get_shape()[1:]
+        for p in params[1:]:
+            element_shape = element_shape.merge_with(p.get_shape()[1:])
+        if element_shape.is_fully_defined():
+            element_dims = constant(element_shape.as_list(), dtype=_dtypes.int32)
+        else:
+            with colocate_with(params[0].op):
+                element_dims = array_ops.shape(params[0])[1:]
+        stitched_shape = slicing_ops.concat([array_ops.expand_dims(count, 0), element_dims], 0)
+        pieces = []
+        for shard, p in enumerate(params):
+            mine = comparison_ops.equal(p_assignments, shard)
+            pids = indexing_ops.boolean_mask(new_ids, mine)
+            positions = array_ops.expand_dims(indexing_ops.boolean_mask(original_indices, mine),
+                                              1)
+            with colocate_with(p.op):
+                rows = indexing_ops.gather(p, pids)
+            # (TF stitches the pieces with DynamicStitch; a ScatterNd per shard does the same)
+            pieces.append(indexing_ops.scatter_nd(positions, rows, stitched_shape))
+        ret = math_ops.add_n(pieces) if len(pieces) > 1 else pieces[0]
+        ret = array_ops.reshape(ret, slicing_ops.concat([array_ops.shape(ids), element_dims],
+                                                        0), name=scope)
+        ret.set_shape(ids.get_shape().concatenate(element_shape))
+        return _clip(ret, ids, max_norm)
 
 
 # -- evaluation helpers: in_top_k, top_k -----------------------------------------------

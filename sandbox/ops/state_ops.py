@@ -5,6 +5,13 @@ The VariableV2 op does not hold a value: running it looks up the variable's stor
 VariableCell) by name in the resource manager of the task it runs on, and outputs a *reference*
 to it (dtype float32_ref). Ops that take the reference (Assign, the optimizers' Apply ops)
 change the stored value; every other op receives the current value.
+
+The Scatter ops change only some rows of a variable: `tf.scatter_add(v, [1, 3], rows)` adds
+rows[0] to v[1] and rows[1] to v[3] (a repeated index adds twice; ScatterUpdate keeps the
+last). They run where the variable lives, so only the rows and their indices travel to it --
+how the optimizers apply sparse gradients (IndexedSlices). ScatterNd* name single elements
+or slices by index vectors instead of rows. Like Assign, they store a new array (the old one
+may still be in flight to another task) and output the new value.
 """
 import numpy as np
 
@@ -15,7 +22,10 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.resource_mgr import VariableCell
 
-__all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_initialized"]
+__all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_initialized",
+           "scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
+           "scatter_max", "scatter_min", "scatter_nd_update", "scatter_nd_add",
+           "scatter_nd_sub"]
 
 
 class VariableV2(OpDef):
@@ -144,3 +154,205 @@ def is_variable_initialized(variable, name=None):
     ref = _ref_of(variable)
     return apply_op("IsVariableInitialized", [ref], {"dtype": ref.dtype.base_dtype},
                     name=name or "IsVariableInitialized", output_dtypes=[_dtypes.bool])
+
+
+# -- scatter: changing some rows of a variable -----------------------------------------
+
+def _scatter_shape(op):
+    """updates.shape must be indices.shape + ref.shape[1:]; the output is ref's shape."""
+    ref, indices, updates = (t.get_shape() for t in op.inputs)
+    if ref.ndims is not None and indices.ndims is not None and updates.ndims is not None:
+        if ref.ndims == 0:
+            raise ValueError("Shape must be at least rank 1 but is rank 0")
+        expected = indices.concatenate(ref[1:])
+        if not updates.is_compatible_with(expected):
+            raise ValueError(f"Shapes must be equal: updates {_text(updates)} is not "
+                             f"indices.shape + ref.shape[1:] = {_text(expected)}")
+    return ref
+
+
+def _text(shape):
+    return "?" if shape.dims is None else str(["?" if d is None else d
+                                               for d in shape.as_list()])
+
+
+def _check_rows(cell, indices, updates, node):
+    value = cell.read(node)
+    n = value.shape[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= n):
+        where = np.argwhere((indices < 0) | (indices >= n))[0]
+        raise errors.InvalidArgumentError(
+            node, None, f"indices[{','.join(map(str, where))}] = {indices[tuple(where)]} is "
+            f"not in [0, {n}) (variable {cell.name})")
+    if updates.shape != indices.shape + value.shape[1:]:
+        raise errors.InvalidArgumentError(
+            node, None, f"updates must have shape indices.shape + ref.shape[1:], got "
+            f"updates {list(updates.shape)}, indices {list(indices.shape)}, ref "
+            f"{list(value.shape)} (variable {cell.name})")
+    return value
+
+
+def _scatter_kernel(combine):
+    """A Scatter kernel: a copy of the variable with combine(copy, indices, updates) done."""
+    def kernel(cell, indices, updates, use_locking=False, T=None, Tindices=None):
+        updates = np.asarray(updates, dtype=cell.dtype.as_numpy_dtype)
+        with cell.lock:
+            new = _check_rows(cell, indices, updates, cell.name).copy()
+            combine(new, indices, updates)
+            cell.value = new
+        return new
+    return kernel
+
+
+def _put(new, i, u):
+    new[i] = u
+
+
+class _Scatter(OpDef):
+    abstract = True
+    ref_inputs = (0,)
+    stateful = True
+    shape = _scatter_shape
+
+    def gradient(op, grad):
+        return [None, None, None]
+
+
+class ScatterUpdate(_Scatter):
+    """ref[indices[i]] = updates[i] (of repeated indices, the last one wins)."""
+    kernel = _scatter_kernel(_put)
+
+
+class ScatterAdd(_Scatter):
+    """ref[indices[i]] += updates[i] (repeated indices add up)."""
+    kernel = _scatter_kernel(np.add.at)
+
+
+class ScatterSub(_Scatter):
+    """ref[indices[i]] -= updates[i] (repeated indices add up)."""
+    kernel = _scatter_kernel(np.subtract.at)
+
+
+class ScatterMul(_Scatter):
+    """ref[indices[i]] *= updates[i]."""
+    kernel = _scatter_kernel(np.multiply.at)
+
+
+class ScatterDiv(_Scatter):
+    """ref[indices[i]] /= updates[i]."""
+    kernel = _scatter_kernel(np.divide.at)
+
+
+class ScatterMax(_Scatter):
+    """ref[indices[i]] = max(ref[indices[i]], updates[i])."""
+    kernel = _scatter_kernel(np.maximum.at)
+
+
+class ScatterMin(_Scatter):
+    """ref[indices[i]] = min(ref[indices[i]], updates[i])."""
+    kernel = _scatter_kernel(np.minimum.at)
+
+
+def _scatter_nd_shape(op):
+    ref, indices, updates = (t.get_shape() for t in op.inputs)
+    if ref.ndims is not None and indices.ndims is not None and updates.ndims is not None \
+            and indices[-1].value is not None:
+        depth = indices[-1].value
+        if depth > ref.ndims:
+            raise ValueError(f"indices.shape[-1] must be <= ref.rank, but saw indices shape "
+                             f"{_text(indices)} and ref shape {_text(ref)}")
+        expected = indices[:-1].concatenate(ref[depth:])
+        if not updates.is_compatible_with(expected):
+            raise ValueError(f"updates {_text(updates)} must have shape indices.shape[:-1] + "
+                             f"ref.shape[indices.shape[-1]:] = {_text(expected)}")
+    return ref
+
+
+def _scatter_nd_kernel(combine):
+    def kernel(cell, indices, updates, use_locking=False, T=None, Tindices=None):
+        updates = np.asarray(updates, dtype=cell.dtype.as_numpy_dtype)
+        with cell.lock:
+            value = cell.read(cell.name)
+            for k in range(indices.shape[-1]):
+                column = indices[..., k]
+                if column.size and (column.min() < 0 or column.max() >= value.shape[k]):
+                    raise errors.InvalidArgumentError(
+                        cell.name, None, f"indices[..., {k}] has a value outside [0, "
+                        f"{value.shape[k]}) (variable {cell.name})")
+            new = value.copy()
+            combine(new, tuple(np.moveaxis(indices, -1, 0)), updates)
+            cell.value = new
+        return new
+    return kernel
+
+
+class ScatterNdUpdate(_Scatter):
+    """ref[indices[i]] = updates[i], each index a vector naming an element or a slice."""
+    shape = _scatter_nd_shape
+    kernel = _scatter_nd_kernel(_put)
+
+
+class ScatterNdAdd(_Scatter):
+    """ref[indices[i]] += updates[i], each index a vector naming an element or a slice."""
+    shape = _scatter_nd_shape
+    kernel = _scatter_nd_kernel(np.add.at)
+
+
+class ScatterNdSub(_Scatter):
+    """ref[indices[i]] -= updates[i], each index a vector naming an element or a slice."""
+    shape = _scatter_nd_shape
+    kernel = _scatter_nd_kernel(np.subtract.at)
+
+
+def _scatter(op_type, ref, indices, updates, use_locking, name):
+    ref = _ref_of(ref)
+    with ref.graph.as_default():
+        indices = convert_to_tensor(indices)
+        if indices.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+            raise TypeError(f"{op_type}: indices must be int32 or int64, got "
+                            f"{indices.dtype.name}")
+        updates = convert_to_tensor(updates, dtype=ref.dtype.base_dtype)
+        return apply_op(op_type, [ref, indices, updates],
+                        {"T": ref.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
+                         "use_locking": use_locking}, name=name or op_type,
+                        output_dtypes=[ref.dtype.base_dtype])
+
+
+def scatter_update(ref, indices, updates, use_locking=True, name=None):
+    return _scatter("ScatterUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_add(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_sub(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterSub", ref, indices, updates, use_locking, name)
+
+
+def scatter_mul(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterMul", ref, indices, updates, use_locking, name)
+
+
+def scatter_div(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterDiv", ref, indices, updates, use_locking, name)
+
+
+def scatter_max(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterMax", ref, indices, updates, use_locking, name)
+
+
+def scatter_min(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterMin", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):
+    return _scatter("ScatterNdUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_add(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterNdAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_sub(ref, indices, updates, use_locking=False, name=None):
+    return _scatter("ScatterNdSub", ref, indices, updates, use_locking, name)

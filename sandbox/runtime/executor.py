@@ -12,6 +12,8 @@ executor plans once and then runs many steps:
 
 TensorFlow runs independent nodes in parallel on a thread pool; this executor runs them one by
 one in a fixed topological order, which makes every run easy to follow and reproduce.
+A functional op (If, While: ops/cond_v2.py, ops/while_v2.py) runs the sub-graph it holds with
+a nested Executor that its kernel gets from its context (`NodeContext.function`).
 
 A reference to a variable (`weights:0`, dtype float32_ref) is dereferenced where a node wants
 the value rather than the reference -- the same rule TF applies -- when that node runs: after
@@ -121,6 +123,21 @@ class NodeContext:
         self.resources = resources
         self.state = state
         self.attrs = attrs
+
+    def function(self, key, node_defs, inputs, outputs):
+        """The sandbox's function runtime (TF: OpKernelContext::function_library()): the body
+        of a functional op (an If's branch, a While's body: ops/func_graph.py) planned once as
+        an Executor that runs on this node's device, with this task's resources, and is cached
+        in the node's state under `key` (its kernel state, e.g. random generators, under
+        `key[0]`). The kernel runs it with `.run(input_values, step)`."""
+        cache = self.state.setdefault("@functions", {})
+        executor = cache.get(key)
+        if executor is None:
+            nodes = [dict(nd, device="") for nd in node_defs]
+            executor = cache[key] = Executor(
+                nodes, inputs, outputs, (), self.resources,
+                self.state.setdefault(("@state", key[0]), {}), self.device)
+        return executor
 
 
 _DEREF, _CTX, _MULTI, _ATTRS, _READ = 1, 2, 8, 16, 32   # what a node needs beyond a plain

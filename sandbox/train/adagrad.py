@@ -6,9 +6,12 @@ smaller steps:
 
     accum += grad ** 2
     var   -= learning_rate * grad / sqrt(accum)
+
+A sparse gradient (IndexedSlices) updates only its rows of accum and var
+(SparseApplyAdagrad); for Adagrad that is the same as a dense step with zero rows.
 """
 from ..framework.tensor import convert_to_tensor
-from ..ops import training_ops
+from ..ops import sparse_training_ops, training_ops
 from .optimizer import Optimizer, _cast
 
 __all__ = ["AdagradOptimizer"]
@@ -49,4 +52,10 @@ class AdagradOptimizer(Optimizer):
         return training_ops.apply_adagrad(
             var, self.get_slot(var, "accumulator"),
             _cast(self._learning_rate_tensor, var.dtype.base_dtype), grad,
+            use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        return sparse_training_ops.sparse_apply_adagrad(
+            var, self.get_slot(var, "accumulator"),
+            _cast(self._learning_rate_tensor, var.dtype.base_dtype), grad.values, grad.indices,
             use_locking=self._use_locking).op

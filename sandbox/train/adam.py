@@ -11,10 +11,16 @@ averages' bias towards zero in the first steps. With t the step number:
     var -= lr_t * m / (sqrt(v) + epsilon)
 
 beta1_power and beta2_power are multiplied by beta1 and beta2 in `_finish`, after all updates.
+
+A sparse gradient (IndexedSlices) is applied as TF 1.15 does, with ops placed beside the
+variable: m and v are decayed whole (m = m * beta1), the new rows are added with ScatterAdd,
+and var takes the dense step lr_t * m / (sqrt(v) + epsilon). So Adam's sparse step equals its
+dense one, and rows not in the batch still move while their m is not zero (TF's
+LazyAdamOptimizer, in contrib, is the one that touches only the rows).
 """
 from ..framework.graph import get_default_graph
 from ..framework.tensor import convert_to_tensor
-from ..ops import training_ops
+from ..ops import state_ops, training_ops
 from .optimizer import Optimizer, _cast
 
 __all__ = ["AdamOptimizer"]
@@ -62,6 +68,35 @@ class AdamOptimizer(Optimizer):
             _cast(beta1_power, dtype), _cast(beta2_power, dtype), _cast(self._lr_t, dtype),
             _cast(self._beta1_t, dtype), _cast(self._beta2_t, dtype),
             _cast(self._epsilon_t, dtype), grad, use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        from ..ops import basic_math_ops
+        from ..ops.control_flow_ops import group
+        g = get_default_graph()
+        dtype = var.dtype.base_dtype
+        beta1_power, beta2_power = self._get_beta_accumulators()
+        beta1_power, beta2_power = _cast(beta1_power, dtype), _cast(beta2_power, dtype)
+        lr_t, beta1_t, beta2_t, epsilon_t = (_cast(t, dtype) for t in (
+            self._lr_t, self._beta1_t, self._beta2_t, self._epsilon_t))
+        lr = lr_t * basic_math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
+        # m_t = beta1 * m + (1 - beta1) * g_t
+        m = self.get_slot(var, "m")
+        m_scaled_g_values = grad.values * (1 - beta1_t)
+        m_t = state_ops.assign(m, m * beta1_t, use_locking=self._use_locking)
+        with g.control_dependencies([m_t]):
+            m_t = state_ops.scatter_add(m, grad.indices, m_scaled_g_values,
+                                        use_locking=self._use_locking)
+        # v_t = beta2 * v + (1 - beta2) * (g_t * g_t)
+        v = self.get_slot(var, "v")
+        v_scaled_g_values = (grad.values * grad.values) * (1 - beta2_t)
+        v_t = state_ops.assign(v, v * beta2_t, use_locking=self._use_locking)
+        with g.control_dependencies([v_t]):
+            v_t = state_ops.scatter_add(v, grad.indices, v_scaled_g_values,
+                                        use_locking=self._use_locking)
+        v_sqrt = basic_math_ops.sqrt(v_t)
+        var_update = state_ops.assign_sub(var, lr * m_t / (v_sqrt + epsilon_t),
+                                          use_locking=self._use_locking)
+        return group(*[var_update, m_t, v_t])
 
     def _finish(self, update_ops, name_scope):
         from ..ops.control_flow_ops import group

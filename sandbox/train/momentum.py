@@ -7,9 +7,13 @@ that decays by `momentum` every step -- like a heavy ball rolling downhill:
     var  -= learning_rate * accum
 
 With use_nesterov=True the step looks ahead:  var -= lr * grad + lr * momentum * accum.
+
+A sparse gradient (IndexedSlices) updates only its rows, accum and var alike
+(SparseApplyMomentum): the other rows keep their accumulated momentum, undecayed, and do not
+move -- unlike a dense step with zero rows, which would keep moving them.
 """
 from ..framework.tensor import convert_to_tensor
-from ..ops import training_ops
+from ..ops import sparse_training_ops, training_ops
 from .optimizer import Optimizer, _cast
 
 __all__ = ["MomentumOptimizer"]
@@ -41,3 +45,10 @@ class MomentumOptimizer(Optimizer):
             var, self.get_slot(var, "momentum"), _cast(self._learning_rate_tensor, dtype), grad,
             _cast(self._momentum_tensor, dtype), use_locking=self._use_locking,
             use_nesterov=self._use_nesterov).op
+
+    def _apply_sparse(self, grad, var):
+        dtype = var.dtype.base_dtype
+        return sparse_training_ops.sparse_apply_momentum(
+            var, self.get_slot(var, "momentum"), _cast(self._learning_rate_tensor, dtype),
+            grad.values, grad.indices, _cast(self._momentum_tensor, dtype),
+            use_locking=self._use_locking, use_nesterov=self._use_nesterov).op

@@ -14,9 +14,19 @@ them, and, if a global step is given, an op that adds 1 to it once all updates a
 
 Subclasses implement `_create_slots`, `_prepare` (turn hyper-parameters into tensors) and
 `_apply_dense` (build the Apply op for one variable); some also override `_finish`.
+
+Sparse gradients. The gradient of an embedding (tf.gather, tf.nn.embedding_lookup) is a
+tf.IndexedSlices -- the touched rows and their row numbers. apply_gradients hands it to
+`_apply_sparse_duplicate_indices`, which by default sums the rows of repeated indices
+(Unique + UnsortedSegmentSum, on the variable's device) and calls `_apply_sparse`: the
+subclass's sparse update (a SparseApply op, or a ScatterSub for GradientDescent), which
+changes only those rows. An optimizer with no `_apply_sparse` gets the gradient made dense
+next to the variable and applied by its `_apply_dense`. Either way only the rows and the
+indices travel from the worker to the ps.
 """
 from ..framework import dtypes
 from ..framework.graph import GraphKeys, get_default_graph, name_scope
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 
 __all__ = ["Optimizer"]
@@ -112,9 +122,9 @@ class Optimizer:
         if gate_gradients == Optimizer.GATE_GRAPH:
             # No gradient is available before all of them are computed.
             from ..ops.control_flow_ops import tuple as _tuple
-            present = [g for g in grads if g is not None]
+            present = [t for g in grads if g is not None for t in _parts(g)]
             gated = iter(_tuple(present)) if present else iter(())
-            grads = [None if g is None else next(gated) for g in grads]
+            grads = [None if g is None else _rebuilt(g, gated) for g in grads]
         grads_and_vars = list(zip(grads, var_list))
         self._assert_valid_dtypes([v for g, v in grads_and_vars if g is not None])
         return grads_and_vars
@@ -127,12 +137,12 @@ class Optimizer:
             raise ValueError("No variables provided.")
         converted = []
         for g, v in grads_and_vars:
-            if g is not None:
+            if g is not None and not isinstance(g, IndexedSlices):
                 try:
                     g = convert_to_tensor(g)
                 except (TypeError, ValueError):
-                    raise TypeError("Gradient must be convertible to a Tensor or None: "
-                                    f"{g}") from None
+                    raise TypeError("Gradient must be convertible to a Tensor or "
+                                    f"IndexedSlices, or None: {g}") from None
             if not _is_variable(v):
                 raise NotImplementedError(f"Trying to update a Tensor {v}: only a tf.Variable "
                                           "can be optimized.")
@@ -169,7 +179,13 @@ class Optimizer:
                 return apply_updates
 
     def _apply_update(self, grad, var):
-        """The dense update, then the variable's constraint (if any), as TF's processor does."""
+        """The dense update, then the variable's constraint (if any); or, for an IndexedSlices,
+        the sparse update -- as TF's _RefVariableProcessor does."""
+        if isinstance(grad, IndexedSlices):
+            if var.constraint is not None:
+                raise RuntimeError(f"Cannot use a constraint function on a sparse variable "
+                                   f"({var.op.name}): its gradient is an IndexedSlices.")
+            return self._apply_sparse_duplicate_indices(grad, var)
         update_op = self._apply_dense(grad, var)
         if var.constraint is None:
             return update_op
@@ -252,6 +268,39 @@ class Optimizer:
     def _apply_dense(self, grad, var):
         raise NotImplementedError(f"{type(self).__name__} does not implement _apply_dense")
 
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """The sparse update of `var` by the IndexedSlices `grad`, whose indices may repeat:
+        by default the rows of each index are summed first (a correct update must see one
+        row per index: squaring the sum is not summing the squares), then `_apply_sparse`.
+        An optimizer that handles repeats itself overrides this (GradientDescent)."""
+        if not self._has_apply_sparse():
+            return self._apply_dense(self._densified(grad, var), var)
+        summed_values, unique_indices = _deduplicate_indexed_slices(grad.values, grad.indices)
+        return self._apply_sparse(IndexedSlices(summed_values, unique_indices,
+                                                grad.dense_shape), var)
+
+    def _apply_sparse(self, grad, var):
+        """The update of the rows `grad.indices` (unique) of `var` by `grad.values`. The base
+        class has none: the gradient is made dense (beside the variable) and applied by
+        _apply_dense."""
+        return self._apply_dense(self._densified(grad, var), var)
+
+    def _has_apply_sparse(self):
+        return type(self)._apply_sparse is not Optimizer._apply_sparse
+
+    @staticmethod
+    def _densified(grad, var):
+        """The IndexedSlices `grad` as a dense tensor shaped like `var` (an
+        UnsortedSegmentSum: repeated indices add up)."""
+        from ..ops.indexing_ops import unsorted_segment_sum
+        if grad.dense_shape is not None:
+            return convert_to_tensor(grad)
+        rows = var.get_shape()[0].value
+        if rows is None:
+            from ..ops import array_ops
+            rows = array_ops.shape(var)[0]
+        return unsorted_segment_sum(grad.values, grad.indices, rows)
+
     def _finish(self, update_ops, name_scope):
         """The op that completes the step: by default, one op grouping all updates."""
         from ..ops.control_flow_ops import group
@@ -272,6 +321,35 @@ class Optimizer:
     def _call_if_callable(self, param):
         """Hyper-parameters may be given as functions returning the value."""
         return param() if callable(param) else param
+
+
+def _deduplicate_indexed_slices(values, indices):
+    """(summed_values, unique_indices): the rows of `values` that share an index added up,
+    one row per distinct index in order of first appearance (TF's
+    optimizer._deduplicate_indexed_slices: Unique, then UnsortedSegmentSum)."""
+    from ..ops import array_ops
+    from ..ops.indexing_ops import unique, unsorted_segment_sum
+    unique_indices, new_index_positions = unique(indices)
+    summed_values = unsorted_segment_sum(values, new_index_positions,
+                                         array_ops.shape(unique_indices)[0])
+    return summed_values, unique_indices
+
+
+def _parts(grad):
+    """The tensors a gradient is made of: itself, or an IndexedSlices' values, indices (and
+    dense_shape)."""
+    if isinstance(grad, IndexedSlices):
+        return [t for t in (grad.values, grad.indices, grad.dense_shape) if t is not None]
+    return [grad]
+
+
+def _rebuilt(grad, tensors):
+    """`grad` again, from the next of `tensors` (as many as _parts(grad) gave)."""
+    if isinstance(grad, IndexedSlices):
+        values, indices = next(tensors), next(tensors)
+        dense_shape = next(tensors) if grad.dense_shape is not None else None
+        return IndexedSlices(values, indices, dense_shape)
+    return next(tensors)
 
 
 def _flatten(items):

@@ -9,9 +9,13 @@ TF 1.x) and "momentum" (named '<var>/RMSProp' and '<var>/RMSProp_1'):
 
 With centered=True a third slot "mg" tracks the mean gradient and ms - mg ** 2 (an estimate
 of the gradient's variance) replaces ms.
+
+A sparse gradient (IndexedSlices) updates only its rows of the slots and of var
+(SparseApplyRMSProp, SparseApplyCenteredRMSProp): the other rows' ms is not decayed and their
+momentum does not move them.
 """
 from ..framework.tensor import convert_to_tensor
-from ..ops import training_ops
+from ..ops import sparse_training_ops, training_ops
 from .optimizer import Optimizer, _cast
 
 __all__ = ["RMSPropOptimizer"]
@@ -66,3 +70,17 @@ class RMSPropOptimizer(Optimizer):
                 var, mg, rms, mom, *hyper, grad, use_locking=self._use_locking).op
         return training_ops.apply_rms_prop(var, rms, mom, *hyper, grad,
                                            use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        dtype = var.dtype.base_dtype
+        rms = self.get_slot(var, "rms")
+        mom = self.get_slot(var, "momentum")
+        hyper = [_cast(t, dtype) for t in (self._learning_rate_tensor, self._decay_tensor,
+                                           self._momentum_tensor, self._epsilon_tensor)]
+        if self._centered:
+            return sparse_training_ops.sparse_apply_centered_rms_prop(
+                var, self.get_slot(var, "mg"), rms, mom, *hyper, grad.values, grad.indices,
+                use_locking=self._use_locking).op
+        return sparse_training_ops.sparse_apply_rms_prop(
+            var, rms, mom, *hyper, grad.values, grad.indices,
+            use_locking=self._use_locking).op

@@ -68,6 +68,7 @@ from ..framework import dtypes
 from ..framework import errors
 from ..framework.graph import GraphKeys, get_default_graph, name_scope
 from ..framework.op_def import apply_op
+from ..framework.tensor import convert_to_tensor
 from ..ops import array_ops, control_flow_ops, state_ops, variables
 from ..ops.accumulator_ops import ConditionalAccumulator
 from ..ops.data_flow_ops import FIFOQueue
@@ -163,9 +164,10 @@ class SyncReplicasOptimizer(Optimizer):
                         aggregated_grad.append(None)        # pass-through
                         continue
                     if hasattr(grad, "indices") and hasattr(grad, "values"):
-                        raise NotImplementedError(
-                            f"The gradient of {var.name} is sparse (IndexedSlices): "
-                            "SparseConditionalAccumulator is not implemented by the sandbox.")
+                        # TF uses a SparseConditionalAccumulator; until the sandbox has one,
+                        # the rows are made dense here, on the variable's ps (only the rows
+                        # cross the wire)
+                        grad = convert_to_tensor(grad)
                     grad_accum = ConditionalAccumulator(grad.dtype, shape=var.get_shape(),
                                                         shared_name=var.name + "/grad_accum")
                     train_ops.append(grad_accum._apply_grad(grad, local_step=self._local_step,

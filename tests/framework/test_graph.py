@@ -186,3 +186,11 @@ def test_dtypes():
     assert tf.constant(1).dtype == tf.int32
     assert tf.constant("hi").dtype == tf.string
     assert tf.constant(True).dtype == tf.bool
+
+
+def test_bytes_constants_keep_their_trailing_nul_bytes():
+    # NumPy's fixed-width bytes would drop them; TF keeps every byte (decode_raw needs them).
+    with tf.Session() as sess:
+        assert sess.run(tf.constant(b"ab\x00")) == b"ab\x00"
+        assert list(sess.run(tf.constant([b"a\x00", b"b"]))) == [b"a\x00", b"b"]
+        assert sess.run(tf.constant(b"\x00\x01", dtype=tf.string)) == b"\x00\x01"

@@ -322,13 +322,15 @@ def test_gather_matches_numpy(shape, data):
         np.testing.assert_array_equal(run(y), expected)
 
 
-def test_gather_gradient_is_dense_scatter_add():
+def test_gather_gradient_is_indexed_slices_made_dense_by_a_scatter_add():
     params = np.arange(12.0).reshape(4, 3)
     check_gradients(lambda p: tf.gather(p, [0, 2, 2, 3]), [params])
     check_gradients(lambda p: tf.gather(p, [[1, 1], [0, 2]], axis=1), [params])
     check_gradients(lambda p: tf.gather(p, 2), [params])
     p = tf.constant(params)
     g = tf.gradients(tf.reduce_sum(tf.gather(p, [1, 1, 3])), p)[0]
+    assert isinstance(g, tf.IndexedSlices)             # as in TF
+    g = tf.convert_to_tensor(g)
     assert static(g) == [4, 3]
     np.testing.assert_array_equal(run(g), [[0] * 3, [2] * 3, [0] * 3, [1] * 3])
 

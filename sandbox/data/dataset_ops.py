@@ -1,0 +1,562 @@
+"""`tf.data.Dataset` -- mirrors TensorFlow 1.15's python/data/ops/dataset_ops.py (DatasetV1).
+
+A Dataset describes a sequence of elements -- each one tensor, or a tuple or dict of them --
+and how to make it: slices of tensors, a range of numbers, and transformations (map, batch,
+shuffle, repeat ...) chained on top. Building one runs nothing: like any graph op, it only
+describes. Elements are made by an iterator (sandbox/data/iterator_ops.py), on the device the
+iterator is placed on, one `sess.run(iterator.get_next())` at a time.
+
+How the sandbox keeps a dataset (TF keeps a chain of dataset ops, e.g. TensorSliceDataset ->
+MapDataset -> BatchDatasetV2, whose variant output feeds the iterator): each Dataset here is a
+Python object holding its *plan* -- plain data named after TF's dataset ops, see
+ops/dataset_pipeline.py -- and the tensors it reads (the sliced tensors, batch_size, seeds,
+what a map function captures). The iterator's op carries the plan as an attr and takes the
+tensors as inputs, so the whole pipeline runs where the iterator lives, as in TF, and can
+travel to any task as plain data.
+
+`map(fn)` traces `fn` once into a function (ops/dataset_function.py), as TF does: `fn` is
+called on placeholders standing for one element and may use any op; the function then runs
+per element inside the iterator's kernel. A tensor of the graph that `fn` uses (a variable,
+a placeholder) is captured: its value is read when the iterator is initialized.
+
+`shuffle(buffer_size, seed)` gives TF 1.15's order for the same (seed, seed2) -- an explicit
+`seed=` without a graph seed is (87654321, seed) in both. With a graph seed and no op seed,
+TF 1.15 uses the graph's op count as op seed while the sandbox (ops/random_ops.get_seed)
+follows TF 2's counter, so those orders differ.
+
+`from_generator(gen, ...)` is the one source whose elements are made by Python code: the
+generator stays in this process (only a token travels), so its iterator must run here -- a
+local Session -- as TF's generator, too, runs in the client's process.
+"""
+import itertools
+import warnings
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..ops.dataset_function import trace_function
+from ..ops.dataset_pipeline import GENERATORS
+from ..ops.random_ops import get_seed
+from . import nest
+
+__all__ = ["Dataset", "DatasetV1", "get_output_types", "get_output_shapes",
+           "get_output_classes"]
+
+
+class _Spec:
+    """One component of an element: dtype and static shape."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype, shape):
+        self.dtype = dtype
+        self.shape = TensorShape(shape)
+
+
+def _normalize(value, what):
+    """An element given by the user as a structure of tensors (lists are tensors)."""
+    if isinstance(value, dict):
+        return type(value)((k, _normalize(v, what)) for k, v in value.items())
+    if isinstance(value, tuple):
+        items = [_normalize(v, what) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if value is None:
+        raise TypeError(f"{what}: an element component cannot be None.")
+    return convert_to_tensor(value)
+
+
+def _int64(value, name):
+    return convert_to_tensor(value, dtype=_dtypes.int64, name=name)
+
+
+class _Tensors:
+    """The tensors a pipeline reads, each once, in order."""
+
+    def __init__(self):
+        self.tensors = []
+        self._index = {}
+
+    def __call__(self, tensor):
+        key = id(tensor)
+        if key not in self._index:
+            self._index[key] = len(self.tensors)
+            self.tensors.append(tensor)
+        return self._index[key]
+
+
+class DatasetV1:
+    """A sequence of elements (the TF-1 `tf.data.Dataset`). Build one with a class method
+    (from_tensor_slices, from_tensors, range, zip) and chain transformations."""
+
+    def __init__(self, structure, inputs=()):
+        self._structure = structure               # nested _Spec
+        self._inputs = list(inputs)               # the datasets this one transforms
+
+    # -- what it holds -------------------------------------------------------------------
+    @property
+    def output_types(self):
+        return nest.map_structure(lambda s: s.dtype, self._structure)
+
+    @property
+    def output_shapes(self):
+        return nest.map_structure(lambda s: s.shape, self._structure)
+
+    @property
+    def output_classes(self):
+        return nest.map_structure(lambda s: Tensor, self._structure)
+
+    def _flat_specs(self):
+        return nest.flatten(self._structure)
+
+    def _plan(self, tensors):
+        """This dataset's plan (a dict named after TF's op); `tensors(t)` is t's index in the
+        iterator's inputs."""
+        raise NotImplementedError
+
+    def _plan_and_tensors(self):
+        tensors = _Tensors()
+        plan = self._plan(tensors)
+        return plan, tensors.tensors
+
+    def __repr__(self):
+        return (f"<{type(self).__name__} shapes: {_text(self.output_shapes)}, "
+                f"types: {_text(self.output_types)}>")
+
+    def __iter__(self):
+        raise RuntimeError("dataset.__iter__() is only supported when eager execution is "
+                           "enabled. In a TF-1 program, make an iterator: "
+                           "it = dataset.make_one_shot_iterator(); x = it.get_next(); "
+                           "then sess.run(x) in a loop until tf.errors.OutOfRangeError.")
+
+    # -- sources ---------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors):
+        """One element per slice of the tensors along their first dimension."""
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors):
+        """A dataset of one element: `tensors` itself."""
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def from_generator(generator, output_types, output_shapes=None, args=None):
+        """The elements a Python generator yields (`generator(*args)`, called anew for each
+        pass). The generator runs in this process only: use the dataset with a local
+        Session (as in TF, whose generator runs in the client's process)."""
+        return GeneratorDataset(generator, output_types, output_shapes, args)
+
+    @staticmethod
+    def range(*args):
+        """range(stop), range(start, stop) or range(start, stop, step): int64 scalars."""
+        return RangeDataset(*args)
+
+    @staticmethod
+    def zip(datasets):
+        """Elements of several datasets side by side, as a tuple (or dict) of their
+        elements; it ends with the shortest."""
+        return ZipDataset(datasets)
+
+    # -- transformations -------------------------------------------------------------------
+    def map(self, map_func, num_parallel_calls=None):
+        """`map_func` applied to every element (a tuple element is passed as separate
+        arguments). num_parallel_calls is accepted; the sandbox maps one element at a time."""
+        return MapDataset(self, map_func)
+
+    def filter(self, predicate):
+        """The elements for which `predicate` (a scalar tf.bool) is True."""
+        return FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False):
+        """Consecutive elements stacked into batches; the last one may be smaller unless
+        drop_remainder=True (then output_shapes know the batch size)."""
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes, padding_values=None,
+                     drop_remainder=False):
+        """Batches whose components are padded (with 0, b'' or `padding_values`) to
+        `padded_shapes`; a None (or -1) dimension pads to the longest in the batch."""
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
+                                  drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
+        """Elements in a random order, drawn from a buffer of `buffer_size` elements."""
+        return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None):
+        """The dataset `count` times over (forever when count is None or -1)."""
+        return _Counted(self, "RepeatDataset", count)
+
+    def take(self, count):
+        """The first `count` elements (all of them when count is -1)."""
+        return _Counted(self, "TakeDataset", count)
+
+    def skip(self, count):
+        """All but the first `count` elements (none when count is -1)."""
+        return _Counted(self, "SkipDataset", count)
+
+    def prefetch(self, buffer_size):
+        """Accepted for TF programs; the sandbox prefetches nothing (see
+        ops/dataset_pipeline.py)."""
+        return _Counted(self, "PrefetchDataset", buffer_size, key="buffer_size")
+
+    def cache(self, filename=""):
+        """Accepted for TF programs; the sandbox recomputes every epoch (same elements)."""
+        return self
+
+    def concatenate(self, dataset):
+        """This dataset's elements, then `dataset`'s (same types and structure)."""
+        return ConcatenateDataset(self, dataset)
+
+    def apply(self, transformation_func):
+        return transformation_func(self)
+
+    # -- iterators --------------------------------------------------------------------------
+    def make_one_shot_iterator(self):
+        """An iterator that needs no initializer (see tf.data.make_one_shot_iterator)."""
+        from .iterator_ops import make_one_shot_iterator
+        return make_one_shot_iterator(self)
+
+    def make_initializable_iterator(self, shared_name=None):
+        """An iterator to start with `sess.run(iterator.initializer)` (again to restart)."""
+        from .iterator_ops import make_initializable_iterator
+        return make_initializable_iterator(self, shared_name)
+
+
+Dataset = DatasetV1
+
+
+def _text(structure):
+    if isinstance(structure, TensorShape):
+        return "(" + ", ".join("?" if d is None else str(d) for d in structure.as_list()) + \
+            ("," if structure.ndims == 1 else "") + ")" if structure.ndims is not None else "?"
+    if isinstance(structure, dict):
+        return "{" + ", ".join(f"{k}: {_text(v)}" for k, v in sorted(structure.items())) + "}"
+    if isinstance(structure, tuple):
+        return "(" + ", ".join(_text(v) for v in structure) + ")"
+    return f"tf.{structure.name}" if hasattr(structure, "name") else str(structure)
+
+
+def get_output_types(dataset_or_iterator):
+    return dataset_or_iterator.output_types
+
+
+def get_output_shapes(dataset_or_iterator):
+    return dataset_or_iterator.output_shapes
+
+
+def get_output_classes(dataset_or_iterator):
+    return dataset_or_iterator.output_classes
+
+
+# -- sources --------------------------------------------------------------------------------
+
+class TensorSliceDataset(DatasetV1):
+    def __init__(self, tensors):
+        element = _normalize(tensors, "Dataset.from_tensor_slices")
+        self._components = nest.flatten(element)
+        first = None
+        for t in self._components:
+            shape = t.get_shape()
+            if shape.ndims == 0:
+                raise ValueError(f"Dataset.from_tensor_slices needs tensors of rank >= 1 to "
+                                 f"slice; {t.name!r} is a scalar.")
+            if shape.ndims is not None:
+                dim = shape.as_list()[0]
+                if first is not None and dim is not None and dim != first:
+                    raise ValueError(f"Dimensions {first} and {dim} are not compatible: all "
+                                     "components of Dataset.from_tensor_slices must have the "
+                                     "same size in dimension 0.")
+                first = dim if first is None else first
+        super().__init__(nest.map_structure(
+            lambda t: _Spec(t.dtype.base_dtype, t.get_shape()[1:] if t.get_shape().ndims
+                            is not None else None), element))
+
+    def _plan(self, tensors):
+        return {"op": "TensorSliceDataset", "inputs": [tensors(t) for t in self._components]}
+
+
+class TensorDataset(DatasetV1):
+    def __init__(self, tensors):
+        element = _normalize(tensors, "Dataset.from_tensors")
+        self._components = nest.flatten(element)
+        super().__init__(nest.map_structure(
+            lambda t: _Spec(t.dtype.base_dtype, t.get_shape()), element))
+
+    def _plan(self, tensors):
+        return {"op": "TensorDataset", "inputs": [tensors(t) for t in self._components]}
+
+
+class RangeDataset(DatasetV1):
+    def __init__(self, *args):
+        if len(args) == 1:
+            start, stop, step = 0, args[0], 1
+        elif len(args) == 2:
+            (start, stop), step = args, 1
+        elif len(args) == 3:
+            start, stop, step = args
+        else:
+            raise ValueError(f"Dataset.range takes 1 to 3 arguments, got {len(args)}.")
+        self._args = {"start": _int64(start, "start"), "stop": _int64(stop, "stop"),
+                      "step": _int64(step, "step")}
+        super().__init__(_Spec(_dtypes.int64, []))
+
+    def _plan(self, tensors):
+        return {"op": "RangeDataset", **{k: tensors(t) for k, t in self._args.items()}}
+
+
+def _flat_up_to(structure, value, what):
+    """`value` flattened as deep as `structure` goes (its leaves may be lists or tuples)."""
+    if not nest.is_sequence(structure):
+        return [value]
+    if isinstance(structure, dict):
+        if not isinstance(value, dict) or sorted(value) != sorted(structure):
+            raise TypeError(f"{what}: expected a dict with keys {sorted(structure)}, got "
+                            f"{value!r}.")
+        return [x for k in sorted(structure) for x in _flat_up_to(structure[k], value[k],
+                                                                    what)]
+    if not isinstance(value, (tuple, list)) or len(value) != len(structure):
+        raise TypeError(f"{what}: expected a sequence of {len(structure)} components, got "
+                        f"{value!r}.")
+    return [x for s, v in zip(structure, value) for x in _flat_up_to(s, v, what)]
+
+
+_generator_tokens = itertools.count(1)
+_encode = np.frompyfunc(lambda x: x.encode() if isinstance(x, str) else bytes(x), 1, 1)
+
+
+def _as_array(value, dtype):
+    """A value a generator yielded, as an array of `dtype` (str becomes bytes, as in TF)."""
+    if dtype == _dtypes.string:
+        return np.asarray(_encode(np.asarray(value, dtype=object)), dtype=object)
+    return np.asarray(value, dtype=dtype.as_numpy_dtype)
+
+
+class GeneratorDataset(DatasetV1):
+    def __init__(self, generator, output_types, output_shapes, args):
+        if not callable(generator):
+            raise TypeError("`generator` must be callable.")
+        types = nest.map_structure(_dtypes.as_dtype, output_types)
+        flat_types = nest.flatten(types)
+        flat_shapes = [TensorShape(None)] * len(flat_types) if output_shapes is None else \
+            [TensorShape(s) for s in _flat_up_to(types, output_shapes, "output_shapes")]
+        self._args = [convert_to_tensor(a) for a in (args or ())]
+        self._token = next(_generator_tokens)
+        what = "`generator` of Dataset.from_generator"
+
+        def make(arg_values, node):
+            for element in generator(*arg_values):
+                flat = _flat_up_to(types, element, f"{what} yielded {element!r}, which")
+                values = []
+                for v, dtype, shape in zip(flat, flat_types, flat_shapes):
+                    try:
+                        v = _as_array(v, dtype)
+                    except (TypeError, ValueError) as e:
+                        raise errors.InvalidArgumentError(
+                            node, None, f"{what} yielded an element that could not be "
+                            f"converted to the expected type {dtype.name}: {e}") from None
+                    if not shape.is_compatible_with(v.shape):
+                        raise errors.InvalidArgumentError(
+                            node, None, f"{what} yielded an element of shape "
+                            f"{list(v.shape)} where an element of shape {shape} was "
+                            "expected.")
+                    values.append(v)
+                yield tuple(values)
+
+        GENERATORS[self._token] = make
+        leaves = iter(zip(flat_types, flat_shapes))
+        super().__init__(nest.map_structure(lambda _: _Spec(*next(leaves)), types))
+
+    def _plan(self, tensors):
+        return {"op": "GeneratorDataset", "token": self._token,
+                "args": [tensors(t) for t in self._args]}
+
+
+class ZipDataset(DatasetV1):
+    def __init__(self, datasets):
+        self._datasets = datasets
+        flat = nest.flatten(datasets)
+        for d in flat:
+            if not isinstance(d, DatasetV1):
+                raise TypeError(f"Dataset.zip takes a (nested) tuple or dict of datasets, got "
+                                f"{type(d).__name__}.")
+        super().__init__(nest.map_structure(lambda d: d._structure, datasets), flat)
+
+    def _plan(self, tensors):
+        return {"op": "ZipDataset", "inputs": [d._plan(tensors) for d in self._inputs]}
+
+
+# -- transformations -------------------------------------------------------------------------
+
+class _Unary(DatasetV1):
+    def __init__(self, input_dataset, structure=None):
+        super().__init__(input_dataset._structure if structure is None else structure,
+                         [input_dataset])
+
+    @property
+    def _input(self):
+        return self._inputs[0]
+
+
+def _trace(dataset, fn, what):
+    """Traces `fn` on one element of `dataset`: (function, captured tensors, result
+    structure of _Spec)."""
+    structure = dataset._structure
+
+    def call(placeholders):
+        value = nest.pack_sequence_as(structure, placeholders)
+        result = fn(*value) if type(value) is tuple else fn(value)
+        if isinstance(result, list):
+            warnings.warn(f"{what} returned a list; it is converted to a tuple (as TF 1.15 "
+                          "does). Return a tuple, or tf.stack the list into one tensor.")
+            result = tuple(result)
+        result = _normalize(result, what)
+        return nest.flatten(result), result
+
+    specs = [(s.dtype, s.shape) for s in dataset._flat_specs()]
+    function, captures, out_specs, result = trace_function(call, specs, what)
+    leaves = iter(out_specs)
+    out_structure = nest.map_structure(lambda _: _Spec(*next(leaves)), result)
+    return function, captures, out_structure
+
+
+class MapDataset(_Unary):
+    def __init__(self, input_dataset, map_func):
+        self._fn, self._captures, structure = _trace(input_dataset, map_func,
+                                                     "the function of Dataset.map")
+        super().__init__(input_dataset, structure)
+
+    def _plan(self, tensors):
+        return {"op": "MapDataset", "input": self._input._plan(tensors), "fn": self._fn,
+                "captures": [tensors(t) for t in self._captures],
+                "output_types": [s.dtype for s in self._flat_specs()]}
+
+
+class FilterDataset(_Unary):
+    def __init__(self, input_dataset, predicate):
+        self._fn, self._captures, structure = _trace(input_dataset, predicate,
+                                                     "the predicate of Dataset.filter")
+        specs = nest.flatten(structure)
+        if len(specs) != 1 or specs[0].dtype != _dtypes.bool or \
+                not specs[0].shape.is_compatible_with([]):
+            raise ValueError("The predicate of Dataset.filter must return a scalar tf.bool "
+                             f"tensor, got {[(s.dtype.name, str(s.shape)) for s in specs]}.")
+        super().__init__(input_dataset)
+
+    def _plan(self, tensors):
+        return {"op": "FilterDataset", "input": self._input._plan(tensors), "fn": self._fn,
+                "captures": [tensors(t) for t in self._captures]}
+
+
+class BatchDataset(_Unary):
+    def __init__(self, input_dataset, batch_size, drop_remainder):
+        self._batch_size = _int64(batch_size, "batch_size")
+        self._drop = convert_to_tensor(drop_remainder, dtype=_dtypes.bool,
+                                       name="drop_remainder")
+        known = None
+        if self._batch_size.op.type == "Const" and self._drop.op.type == "Const" and \
+                bool(self._drop.op.get_attr("value")):
+            known = int(self._batch_size.op.get_attr("value"))
+        super().__init__(input_dataset, nest.map_structure(
+            lambda s: _Spec(s.dtype, TensorShape([known]).concatenate(s.shape)),
+            input_dataset._structure))
+
+    def _plan(self, tensors):
+        return {"op": "BatchDatasetV2", "input": self._input._plan(tensors),
+                "batch_size": tensors(self._batch_size),
+                "drop_remainder": tensors(self._drop)}
+
+
+class PaddedBatchDataset(_Unary):
+    def __init__(self, input_dataset, batch_size, padded_shapes, padding_values,
+                 drop_remainder):
+        specs = input_dataset._flat_specs()
+        shapes = [TensorShape(s) for s in _flat_up_to(input_dataset._structure, padded_shapes,
+                                                      "padded_shapes")]
+        if padding_values is None:
+            values = [b"" if s.dtype == _dtypes.string else 0 for s in specs]
+        else:
+            values = _flat_up_to(input_dataset._structure, padding_values, "padding_values")
+        for spec, shape in zip(specs, shapes):
+            if shape.ndims is None or (spec.shape.ndims is not None and
+                                       spec.shape.ndims != shape.ndims) or \
+                    any(p is not None and d is not None and p < d for p, d in zip(
+                        shape.as_list(), spec.shape.as_list() if spec.shape.ndims else [])):
+                raise ValueError(f"The padded shape {shape} is not compatible with the "
+                                 f"corresponding input component shape {spec.shape}.")
+        self._batch_size = _int64(batch_size, "batch_size")
+        self._drop = convert_to_tensor(drop_remainder, dtype=_dtypes.bool,
+                                       name="drop_remainder")
+        self._padded_shapes = [_int64([-1 if d is None else d for d in s.as_list()],
+                                      "padded_shapes") for s in shapes]
+        self._padding_values = [convert_to_tensor(v, dtype=s.dtype, name="padding_value")
+                                for v, s in zip(values, specs)]
+        known = None
+        if bool(drop_remainder) is True and isinstance(batch_size, int):
+            known = batch_size
+        super().__init__(input_dataset, nest.pack_sequence_as(input_dataset._structure, [
+            _Spec(spec.dtype, TensorShape([known]).concatenate(shape))
+            for spec, shape in zip(specs, shapes)]))
+
+    def _plan(self, tensors):
+        return {"op": "PaddedBatchDatasetV2", "input": self._input._plan(tensors),
+                "batch_size": tensors(self._batch_size),
+                "drop_remainder": tensors(self._drop),
+                "padded_shapes": [tensors(t) for t in self._padded_shapes],
+                "padding_values": [tensors(t) for t in self._padding_values]}
+
+
+class ShuffleDataset(_Unary):
+    def __init__(self, input_dataset, buffer_size, seed, reshuffle_each_iteration):
+        self._buffer_size = _int64(buffer_size, "buffer_size")
+        seed, seed2 = get_seed(seed)
+        self._seed = _int64(0 if seed is None else seed, "seed")
+        self._seed2 = _int64(0 if seed2 is None else seed2, "seed2")
+        self._reshuffle = True if reshuffle_each_iteration is None \
+            else bool(reshuffle_each_iteration)
+        super().__init__(input_dataset)
+
+    def _plan(self, tensors):
+        return {"op": "ShuffleDataset", "input": self._input._plan(tensors),
+                "buffer_size": tensors(self._buffer_size), "seed": tensors(self._seed),
+                "seed2": tensors(self._seed2),
+                "reshuffle_each_iteration": self._reshuffle}
+
+
+class _Counted(_Unary):
+    """repeat, take, skip, prefetch: an input and one int64 argument."""
+
+    def __init__(self, input_dataset, op, count, key="count"):
+        self._op, self._key = op, key
+        self._count = _int64(-1 if count is None else count, key)
+        super().__init__(input_dataset)
+
+    def _plan(self, tensors):
+        return {"op": self._op, "input": self._input._plan(tensors),
+                self._key: tensors(self._count)}
+
+
+class ConcatenateDataset(DatasetV1):
+    def __init__(self, input_dataset, dataset_to_concatenate):
+        a, b = input_dataset, dataset_to_concatenate
+        if a.output_types != b.output_types:
+            raise TypeError(f"Dataset.concatenate: the datasets have different types "
+                            f"{a.output_types} and {b.output_types}.")
+        super().__init__(nest.pack_sequence_as(a._structure, [
+            _Spec(x.dtype, _most_specific(x.shape, y.shape))
+            for x, y in zip(a._flat_specs(), b._flat_specs())]), [a, b])
+
+    def _plan(self, tensors):
+        return {"op": "ConcatenateDataset", "input": self._inputs[0]._plan(tensors),
+                "other": self._inputs[1]._plan(tensors)}
+
+
+def _most_specific(a, b):
+    """The shape both shapes fit (TF's most_specific_compatible_shape)."""
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+

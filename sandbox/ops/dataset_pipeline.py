@@ -1,0 +1,329 @@
+"""The iterators behind tf.data -- mirrors TensorFlow's dataset kernels
+(core/kernels/data/*_dataset_op.cc: tensor_slice, tensor, range, generator, map, filter,
+batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate, prefetch).
+
+A dataset, on the task that iterates it, is a *plan*: plain data (a tree of dicts, one per
+transformation, named after TF's dataset op types) that travels inside the iterator's op.
+`iterate(plan, inputs, env)` turns a plan into a Python iterator of elements; an element is a
+flat tuple of NumPy arrays (the Python side of tf.data knows how to rebuild the nested
+structure: tuples, dicts). Each transformation is a generator over its input's iterator, so
+an element is computed only when get_next asks for it -- TF's pull model.
+
+Shuffle draws TF's own numbers: a buffer of `buffer_size` elements, and for each output the
+index `Philox() % n` with TF's Philox4x32-10 seeded from (seed, seed2) -- so
+`Dataset.range(10).shuffle(5, seed=1)` gives the order TensorFlow 1.15 gives, and so do its
+next epochs: with `reshuffle_each_iteration=True` each new pass over the shuffle takes two
+fresh seeds from a generator seeded with (seed, seed2); `shuffle(...).repeat(n)` right after
+it is what TF's optimizer (grappler's shuffle_and_repeat_fusion) turns it into, one buffer that
+runs across the epochs. Measured against TF 1.15 in tests/ops/test_data.py.
+
+`prefetch` buffers nothing: the sandbox's executor runs one op at a time, so there is no
+background thread to fill a buffer ahead of the training step (TF's prefetch overlaps them).
+"""
+import secrets
+
+import numpy as np
+
+from ..framework import errors
+from .dataset_function import FunctionRunner
+from .philox import philox_blocks
+
+__all__ = ["iterate", "PipelineEnv", "GENERATORS"]
+
+_MAX_EPOCHS_IN_BUFFER = 3          # kMaxEpochsInBuffer
+_BLOCKS_AT_ONCE = 64
+
+
+class PipelineEnv:
+    """What the kernels of one iterator share: the task's resources, the step that asks for
+    the next element (a function in the pipeline may wait, e.g. on a queue) and the node."""
+
+    def __init__(self, node, resources, device):
+        self.node = node
+        self.resources = resources
+        self.device = device
+        self.step = None
+        self.seed_generators = {}          # id(shuffle plan) -> its seed generator
+
+    def runner(self, function, what):
+        return FunctionRunner(function, what, self.resources, self.device)
+
+
+class PhiloxStream:
+    """TF's SingleSampleAdapter<PhiloxRandom>: 32-bit words, four per Philox block, from the
+    counter (0, 0, seed2) on under the key `seed`."""
+
+    def __init__(self, seed, seed2):
+        seed &= (1 << 64) - 1
+        seed2 &= (1 << 64) - 1
+        self.key = (seed & 0xFFFFFFFF, seed >> 32)
+        self.counter = seed2 << 64
+        self.words = []
+
+    def __call__(self):
+        if not self.words:               # 64 blocks at a time, used word by word
+            blocks = philox_blocks(self.key, self.counter, _BLOCKS_AT_ONCE)
+            self.words = blocks.reshape(-1).tolist()[::-1]
+            self.counter = (self.counter + _BLOCKS_AT_ONCE) & ((1 << 128) - 1)
+        return self.words.pop()
+
+
+def iterate(plan, inputs, env):
+    """A Python iterator over the elements (flat tuples of arrays) of `plan`."""
+    return _KINDS[plan["op"]](plan, inputs, env)
+
+
+def _arg(plan, inputs, key):
+    return inputs[plan[key]]
+
+
+def _tensor_slices(plan, inputs, env):
+    components = [inputs[i] for i in plan["inputs"]]
+    n = len(components[0]) if components and np.ndim(components[0]) else 0
+    for c in components:
+        if np.ndim(c) == 0 or len(c) != n:
+            raise errors.InvalidArgumentError(
+                env.node, None, "Dimension 0 of all components of Dataset.from_tensor_slices "
+                f"must match: got shapes {[list(np.shape(c)) for c in components]}.")
+    for i in range(n):
+        yield tuple(c[i, ...] for c in components)
+
+
+def _tensors(plan, inputs, env):
+    yield tuple(np.asarray(inputs[i]) for i in plan["inputs"])
+
+
+def _range(plan, inputs, env):
+    start, stop, step = (int(_arg(plan, inputs, k)) for k in ("start", "stop", "step"))
+    if step == 0:
+        raise errors.InvalidArgumentError(env.node, None, "step must be a non-zero integer.")
+    for i in range(start, stop, step):
+        yield (np.int64(i),)
+
+
+def _function(plan, inputs, env, what):
+    runner = env.runner(plan["fn"], what)
+    captured = [inputs[i] for i in plan["captures"]]
+    return lambda element: runner(element, captured, env.step)
+
+
+def _map(plan, inputs, env):
+    call = _function(plan, inputs, env, "the function of Dataset.map")
+    dtypes = plan["output_types"]
+    for element in iterate(plan["input"], inputs, env):
+        yield tuple(np.asarray(v, dtype=d.as_numpy_dtype) for v, d in zip(call(element), dtypes))
+
+
+def _filter(plan, inputs, env):
+    call = _function(plan, inputs, env, "the predicate of Dataset.filter")
+    for element in iterate(plan["input"], inputs, env):
+        (keep,) = call(element)
+        if np.ndim(keep) != 0:
+            raise errors.InvalidArgumentError(env.node, None, "The predicate of Dataset.filter "
+                                              "must return a scalar bool, got shape "
+                                              f"{list(np.shape(keep))}.")
+        if bool(keep):
+            yield element
+
+
+def _batch(plan, inputs, env):
+    size = int(_arg(plan, inputs, "batch_size"))
+    if size <= 0:
+        raise errors.InvalidArgumentError(env.node, None, "Batch size must be greater than "
+                                          f"zero, got {size}.")
+    drop = bool(_arg(plan, inputs, "drop_remainder"))
+    batch = []
+    for element in iterate(plan["input"], inputs, env):
+        batch.append(element)
+        if len(batch) == size:
+            yield _stack(batch, env)
+            batch = []
+    if batch and not drop:
+        yield _stack(batch, env)
+
+
+def _stack(batch, env):
+    try:
+        return tuple(np.stack(parts) for parts in zip(*batch))
+    except ValueError:
+        shapes = [[list(np.shape(c)) for c in element] for element in batch]
+        raise errors.InvalidArgumentError(
+            env.node, None, "Cannot batch tensors with different shapes in component(s): "
+            f"{shapes}. Make every element the same shape first (or use padded_batch in "
+            "TensorFlow).") from None
+
+
+def _padded_batch(plan, inputs, env):
+    size = int(_arg(plan, inputs, "batch_size"))
+    if size <= 0:
+        raise errors.InvalidArgumentError(env.node, None, "Batch size must be greater than "
+                                          f"zero, got {size}.")
+    drop = bool(_arg(plan, inputs, "drop_remainder"))
+    shapes = [np.asarray(inputs[i]).tolist() for i in plan["padded_shapes"]]
+    values = [inputs[i] for i in plan["padding_values"]]
+    batch = []
+    for element in iterate(plan["input"], inputs, env):
+        batch.append(element)
+        if len(batch) == size:
+            yield _pad(batch, shapes, values, env)
+            batch = []
+    if batch and not drop:
+        yield _pad(batch, shapes, values, env)
+
+
+def _pad(batch, shapes, values, env):
+    """Each component padded to its padded shape (-1: the longest in this batch)."""
+    out = []
+    for i, (wanted, value) in enumerate(zip(shapes, values)):
+        parts = [np.asarray(element[i]) for element in batch]
+        if any(p.ndim != len(wanted) for p in parts):
+            raise errors.InvalidArgumentError(
+                env.node, None, f"padded_batch: component {i} has rank "
+                f"{parts[0].ndim} but its padded shape {wanted} has rank {len(wanted)}.")
+        target = [max(p.shape[d] for p in parts) if n < 0 else n for d, n in enumerate(wanted)]
+        for p in parts:
+            if any(have > want for have, want in zip(p.shape, target)):
+                raise errors.InvalidArgumentError(
+                    env.node, None, f"Attempted to pad to a smaller size than the input "
+                    f"element: component {i} has shape {list(p.shape)}, padded shape "
+                    f"{target}.")
+        padded = np.full([len(parts)] + target, value, dtype=parts[0].dtype)
+        for j, p in enumerate(parts):
+            padded[(j,) + tuple(slice(0, n) for n in p.shape)] = p if p.ndim else p[()]
+        out.append(padded)
+    return tuple(out)
+
+
+# Python generators of Dataset.from_generator, by token: only the process that built the
+# dataset has them (nothing that travels between tasks is code).
+GENERATORS = {}
+
+
+def _generator(plan, inputs, env):
+    make = GENERATORS.get(plan["token"])
+    if make is None:
+        raise errors.FailedPreconditionError(
+            env.node, None, "Dataset.from_generator runs a Python generator, which only the "
+            "process that built the dataset has (TF's from_generator has the same limit): "
+            f"this iterator runs on {env.resources.owner if env.resources else 'another task'}"
+            ". Place its iterator in the client's process -- a local tf.Session -- or build "
+            "the data with from_tensor_slices.")
+    yield from make([inputs[i] for i in plan["args"]], env.node)
+
+
+def _seeds(plan, inputs):
+    seed, seed2 = int(_arg(plan, inputs, "seed")), int(_arg(plan, inputs, "seed2"))
+    if seed == 0 and seed2 == 0:            # TF's convention: not seeded
+        seed, seed2 = secrets.randbits(63), secrets.randbits(63)
+    return seed, seed2
+
+
+def _shuffle(plan, inputs, env, count=1):
+    buffer_size = int(_arg(plan, inputs, "buffer_size"))
+    if buffer_size <= 0:
+        raise errors.InvalidArgumentError(env.node, None,
+                                          "buffer_size must be greater than zero.")
+    seed, seed2 = _seeds(plan, inputs)
+    if plan["reshuffle_each_iteration"] and count == 1:
+        # A seed generator per iterator: each new pass over this shuffle draws two seeds.
+        gen = env.seed_generators.setdefault(id(plan), PhiloxStream(seed, seed2))
+        seed, seed2 = gen(), gen()
+    return _shuffle_buffer(plan, inputs, env, buffer_size, PhiloxStream(seed, seed2), count)
+
+
+def _shuffle_buffer(plan, inputs, env, size, random, count):
+    """TF's ShuffleDatasetBase::Iterator::GetNextInternal, element for element."""
+    buffer = [None] * size
+    slices = [[0, 0]]                         # [start, end) of each epoch in the buffer
+    num_elements, epoch, first_call = 0, 0, True
+    source = iterate(plan["input"], inputs, env)
+    while True:
+        while source is not None and num_elements < size:
+            element = None
+            while count == -1 or epoch < count:
+                element = next(source, None)
+                if element is not None:
+                    first_call = False
+                    break
+                if first_call and count == -1:
+                    return                    # an empty input repeated forever: nothing
+                epoch += 1
+                end = slices[-1][1]
+                slices.append([end, end])
+                source = iterate(plan["input"], inputs, env)
+            if element is not None:
+                buffer[slices[-1][1] % size] = element
+                num_elements += 1
+                slices[-1][1] += 1
+            else:
+                source = None
+            if len(slices) > _MAX_EPOCHS_IN_BUFFER:
+                break
+        if num_elements == 0:
+            return
+        while slices[0][0] == slices[0][1]:
+            slices.pop(0)
+        first = slices[0]
+        index = (first[0] + random() % (first[1] - first[0])) % size
+        element = buffer[index]
+        buffer[index] = buffer[first[0] % size]
+        buffer[first[0] % size] = None
+        first[0] += 1
+        num_elements -= 1
+        yield element
+
+
+def _repeat(plan, inputs, env):
+    count = int(_arg(plan, inputs, "count"))
+    source = plan["input"]
+    if source["op"] == "ShuffleDataset" and source["reshuffle_each_iteration"]:
+        yield from _shuffle(source, inputs, env, count=count)     # shuffle_and_repeat_fusion
+        return
+    epoch = 0
+    while count < 0 or epoch < count:
+        produced = False
+        for element in iterate(source, inputs, env):
+            produced = True
+            yield element
+        if not produced:                       # an empty dataset repeated: stop, as TF does
+            return
+        epoch += 1
+
+
+def _take(plan, inputs, env):
+    count = int(_arg(plan, inputs, "count"))
+    for i, element in enumerate(iterate(plan["input"], inputs, env)):
+        if 0 <= count <= i:
+            return
+        yield element
+
+
+def _skip(plan, inputs, env):
+    count = int(_arg(plan, inputs, "count"))
+    for i, element in enumerate(iterate(plan["input"], inputs, env)):
+        if count < 0 or i < count:
+            continue
+        yield element
+
+
+def _zip(plan, inputs, env):
+    sources = [iterate(p, inputs, env) for p in plan["inputs"]]
+    for elements in zip(*sources):
+        yield tuple(c for element in elements for c in element)
+
+
+def _concatenate(plan, inputs, env):
+    yield from iterate(plan["input"], inputs, env)
+    yield from iterate(plan["other"], inputs, env)
+
+
+def _prefetch(plan, inputs, env):
+    yield from iterate(plan["input"], inputs, env)
+
+
+_KINDS = {"TensorSliceDataset": _tensor_slices, "TensorDataset": _tensors,
+          "RangeDataset": _range, "MapDataset": _map, "FilterDataset": _filter,
+          "BatchDatasetV2": _batch, "PaddedBatchDatasetV2": _padded_batch,
+          "GeneratorDataset": _generator, "ShuffleDataset": _shuffle, "RepeatDataset": _repeat,
+          "TakeDataset": _take, "SkipDataset": _skip, "ZipDataset": _zip,
+          "ConcatenateDataset": _concatenate, "PrefetchDataset": _prefetch}
