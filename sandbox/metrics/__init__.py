@@ -1,6 +1,7 @@
-"""`tf.metrics` -- mirrors TensorFlow 1.x's python/ops/metrics_impl.py.
-
-(Being written: issue 27.)
+"""`tf.metrics` -- the names of TensorFlow 1.x's tf.metrics namespace
+(python/ops/metrics_impl.py; the code is in metrics_impl.py beside this file).
 """
+from .metrics_impl import *                          # noqa: F401,F403
+from . import metrics_impl as _metrics_impl
 
-__all__ = []
+__all__ = [n for n in _metrics_impl.__all__ if n != "metric_variable"]

@@ -1,5 +1,6 @@
 """Training ops -- mirrors TensorFlow's ApplyGradientDescent, ApplyMomentum, ApplyAdagrad,
-ApplyRMSProp, ApplyCenteredRMSProp and ApplyAdam (core/kernels/training_ops.cc,
+ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta, ApplyFtrl and ApplyFtrlV2, and
+the SparseApply ops of Adadelta and FTRL (core/kernels/training_ops.cc,
 python/training/gen_training_ops.py).
 
 An optimizer does not change a variable with `assign(var, var - lr * grad)` built from generic
@@ -71,8 +72,9 @@ def _read(cell, grad):
     return value
 
 
-def _apply(op_type, refs, values, attrs, name):
-    """Adds an Apply op: `refs` are variable references, `values` the other inputs."""
+def _apply(op_type, refs, values, attrs, name, indices_at=None):
+    """Adds an Apply op: `refs` are variable references, `values` the other inputs (for a
+    SparseApply op, values[indices_at] is the int32/int64 row numbers)."""
     refs = [r._ref() if hasattr(r, "_ref") else convert_to_tensor(r, as_ref=True) for r in refs]
     for r in refs:
         if not r.dtype.is_ref:
@@ -80,7 +82,10 @@ def _apply(op_type, refs, values, attrs, name):
                             f"{r.name!r} is a plain tensor ({r.dtype.name}).")
     dtype = refs[0].dtype.base_dtype
     with refs[0].graph.as_default():
-        values = [convert_to_tensor(v, dtype=dtype) for v in values]
+        values = [convert_to_tensor(v) if i == indices_at else convert_to_tensor(v, dtype=dtype)
+                  for i, v in enumerate(values)]
+    if indices_at is not None:
+        attrs = {**attrs, "Tindices": values[indices_at].dtype.base_dtype}
     return apply_op(op_type, refs + values, {"T": dtype, **attrs}, name=name or op_type,
                     output_dtypes=[dtype])
 
@@ -205,6 +210,148 @@ class ApplyAdam(OpDef):
         return new
 
 
+def _adadelta(value, accum, accum_update, lr, rho, epsilon, grad):
+    """New (var, accum, accum_update) from old ones (whole variables, or some of their rows)."""
+    new_accum = accum * rho + grad * grad * (1 - rho)
+    update = np.sqrt(accum_update + epsilon) / np.sqrt(new_accum + epsilon) * grad
+    return value - update * lr, new_accum, accum_update * rho + update * update * (1 - rho)
+
+
+def _ftrl(value, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+    """FTRL-Proximal (McMahan et al., 2013), as TF's kernel computes it; returns new (var,
+    accum, linear):  new_accum = accum + grad ** 2 (the gradient before shrinkage);
+    linear += g - (new_accum ** -lr_power - accum ** -lr_power) / lr * var, where
+    g = grad + 2 * l2_shrinkage * var;
+    var = (sign(linear) * l1 - linear) / (new_accum ** -lr_power / lr + 2 * l2) where
+    |linear| > l1, else 0."""
+    new_accum = accum + grad * grad
+    if lr_power == -0.5:
+        new_pow, old_pow = np.sqrt(new_accum), np.sqrt(accum)
+    else:
+        new_pow, old_pow = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+    g = grad if l2_shrinkage is None else grad + 2 * l2_shrinkage * value
+    new_linear = linear + g - (new_pow - old_pow) / lr * value
+    x = l1 * np.sign(new_linear) - new_linear
+    y = new_pow / lr + 2 * l2
+    new = np.where(np.abs(new_linear) > l1, x / y, 0).astype(value.dtype, copy=False)
+    return new, new_accum, new_linear
+
+
+def _dense(cells, grad, use_locking, update):
+    """Reads the cells (var first), stores update(values..., grad) into them; returns var."""
+    with _locked(cells, use_locking):
+        results = update(*[_read(c, grad) for c in cells], grad)
+        for cell, value in zip(cells, results):
+            cell.value = value
+    return results[0]
+
+
+def _sparse(cells, grad, indices, use_locking, update):
+    """The same update on the rows `indices` only (TF's SparseApply kernels): the other rows
+    keep their values. Repeated indices are applied one after another, as TF's loop does."""
+    with _locked(cells, use_locking):
+        values = [c.read(c.name).copy() for c in cells]
+        var = values[0]
+        if grad.shape[:1] != indices.shape or grad.shape[1:] != var.shape[1:]:
+            raise errors.InvalidArgumentError(
+                None, None, f"grad must have one row per index and rows shaped like the "
+                f"variable's: grad {list(grad.shape)}, indices {list(indices.shape)}, var "
+                f"{list(var.shape)} (variable {cells[0].name}).")
+        n = var.shape[0]
+        if indices.size and (indices.min() < 0 or indices.max() >= n):
+            raise errors.InvalidArgumentError(
+                None, None, f"Index {int(indices[(indices < 0) | (indices >= n)][0])} in "
+                f"indices is out of range [0, {n}) (variable {cells[0].name}).")
+        groups = [indices] if np.unique(indices).size == indices.size else \
+            [indices[i:i + 1] for i in range(indices.size)]
+        at = 0
+        for rows in groups:
+            new_rows = update(*[v[rows] for v in values], grad[at:at + rows.size])
+            at += rows.size
+            for v, new in zip(values, new_rows):
+                v[rows] = new
+        for cell, value in zip(cells, values):
+            cell.value = value
+    return values[0]
+
+
+def _sparse_shape(op):
+    return op.inputs[0].get_shape()
+
+
+class ApplyAdadelta(OpDef):
+    """accum = rho * accum + (1 - rho) * grad ** 2;
+    update = sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad;  var -= lr * update;
+    accum_update = rho * accum_update + (1 - rho) * update ** 2"""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(1, 2, 6), scalar_inputs=(3, 4, 5))
+
+    def kernel(var, accum, accum_update, lr, rho, epsilon, grad, T=None, use_locking=False):
+        return _dense((var, accum, accum_update), grad, use_locking,
+                      lambda v, a, u, g: _adadelta(v, a, u, lr, rho, epsilon, g))
+
+
+class SparseApplyAdadelta(OpDef):
+    """ApplyAdadelta on the rows `indices` of var and its slots (grad: one row per index)."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _sparse_shape
+
+    def kernel(var, accum, accum_update, lr, rho, epsilon, grad, indices, T=None,
+               Tindices=None, use_locking=False):
+        return _sparse((var, accum, accum_update), grad, indices, use_locking,
+                       lambda v, a, u, g: _adadelta(v, a, u, lr, rho, epsilon, g))
+
+
+class ApplyFtrl(OpDef):
+    """FTRL-Proximal with l1 and l2 regularization (see _ftrl)."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(1, 2, 3), scalar_inputs=(4, 5, 6, 7))
+
+    def kernel(var, accum, linear, grad, lr, l1, l2, lr_power, T=None, use_locking=False):
+        return _dense((var, accum, linear), grad, use_locking,
+                      lambda v, a, n, g: _ftrl(v, a, n, g, lr, l1, l2, None, lr_power))
+
+
+class ApplyFtrlV2(OpDef):
+    """FTRL-Proximal with an extra l2 shrinkage of the weights (see _ftrl)."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(1, 2, 3), scalar_inputs=(4, 5, 6, 7, 8))
+
+    def kernel(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power, T=None,
+               use_locking=False):
+        return _dense((var, accum, linear), grad, use_locking,
+                      lambda v, a, n, g: _ftrl(v, a, n, g, lr, l1, l2, l2_shrinkage, lr_power))
+
+
+class SparseApplyFtrl(OpDef):
+    """ApplyFtrl on the rows `indices` only: untouched rows keep their weights (the dense
+    update would recompute them from `linear` -- and zero them at the start)."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _sparse_shape
+
+    def kernel(var, accum, linear, grad, indices, lr, l1, l2, lr_power, T=None, Tindices=None,
+               use_locking=False):
+        return _sparse((var, accum, linear), grad, indices, use_locking,
+                       lambda v, a, n, g: _ftrl(v, a, n, g, lr, l1, l2, None, lr_power))
+
+
+class SparseApplyFtrlV2(OpDef):
+    """ApplyFtrlV2 on the rows `indices` only."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _sparse_shape
+
+    def kernel(var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power, T=None,
+               Tindices=None, use_locking=False):
+        return _sparse((var, accum, linear), grad, indices, use_locking,
+                       lambda v, a, n, g: _ftrl(v, a, n, g, lr, l1, l2, l2_shrinkage, lr_power))
+
+
 # -- public functions (gen_training_ops) ------------------------------------------------
 
 def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
@@ -240,3 +387,40 @@ def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, g
     return _apply("ApplyAdam", [var, m, v],
                   [beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad],
                   {"use_locking": use_locking, "use_nesterov": use_nesterov}, name)
+
+
+def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking=False,
+                   name=None):
+    return _apply("ApplyAdadelta", [var, accum, accum_update], [lr, rho, epsilon, grad],
+                  {"use_locking": use_locking}, name)
+
+
+def apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power, use_locking=False, name=None):
+    return _apply("ApplyFtrl", [var, accum, linear], [grad, lr, l1, l2, lr_power],
+                  {"use_locking": use_locking}, name)
+
+
+def apply_ftrl_v2(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power,
+                  use_locking=False, name=None):
+    return _apply("ApplyFtrlV2", [var, accum, linear], [grad, lr, l1, l2, l2_shrinkage, lr_power],
+                  {"use_locking": use_locking}, name)
+
+
+def sparse_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, indices,
+                          use_locking=False, name=None):
+    return _apply("SparseApplyAdadelta", [var, accum, accum_update],
+                  [lr, rho, epsilon, grad, indices], {"use_locking": use_locking}, name,
+                  indices_at=4)
+
+
+def sparse_apply_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power,
+                      use_locking=False, name=None):
+    return _apply("SparseApplyFtrl", [var, accum, linear], [grad, indices, lr, l1, l2, lr_power],
+                  {"use_locking": use_locking}, name, indices_at=1)
+
+
+def sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shrinkage, lr_power,
+                         use_locking=False, name=None):
+    return _apply("SparseApplyFtrlV2", [var, accum, linear],
+                  [grad, indices, lr, l1, l2, l2_shrinkage, lr_power],
+                  {"use_locking": use_locking}, name, indices_at=1)

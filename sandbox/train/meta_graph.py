@@ -1,5 +1,6 @@
 """The `.meta` file beside a checkpoint -- plays the part of TensorFlow's MetaGraphDef files
-(python/framework/meta_graph.py; written by tf.train.Saver.save and export_meta_graph).
+(python/framework/meta_graph.py; written by tf.train.Saver.save and export_meta_graph, read
+back into a graph by tf.train.import_meta_graph, python/training/saver.py).
 
 A meta graph is the graph as data (its ops' node_defs, the saver's names, the collections).
 It is stored in the wire format (runtime/wire.py): a JSON header plus raw arrays, never pickle,
@@ -9,15 +10,41 @@ checked before it is trusted:
     | u64 length of each buffer | header (JSON) | buffers
 
 Written atomically, as every checkpoint file is (framework/tensor_bundle.py atomic_write).
+
+import_meta_graph rebuilds the graph from that data alone -- no Python code of the program
+that wrote it is needed:
+
+    saver = tf.train.import_meta_graph('train/model.ckpt-1000.meta')   # ops into the default
+    with tf.Session() as sess:                                          # graph, collections,
+        saver.restore(sess, 'train/model.ckpt-1000')                    # the saver
+        sess.run('logits:0', {'x:0': batch})
+
+  1. every node_def becomes an Operation again (same name, type, attributes, inputs, control
+     inputs, device -- or none with clear_devices=True; the export records each op's output
+     dtypes and static shapes, which a node_def alone does not say);
+  2. the variables of the variable collections become tf.Variable objects again (TF's
+     VariableDef: the variable op, its initializer, its snapshot 'read'), so
+     tf.global_variables_initializer(), optimizers and Savers work on them;
+  3. the other collections come back where their items are ops or tensors (by name);
+     Python objects such as QueueRunners or Savers are not data and are left out;
+  4. the Saver is rebuilt from the SaverDef: no new ops, it runs the imported save/restore
+     ops. Without a SaverDef, a new Saver is built when there are variables (as TF does).
+
+With import_scope='imported', every name gets the prefix 'imported/'.
 """
 import struct
 import zlib
 
-from ..framework import errors
+import logging
+
+from ..framework import dtypes, errors
+from ..framework.graph import GraphKeys, get_default_graph
+from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_bundle import atomic_write
 from ..runtime import wire
 
-__all__ = ["write_meta_graph", "read_meta_graph", "META_MAGIC"]
+__all__ = ["write_meta_graph", "read_meta_graph", "META_MAGIC", "import_meta_graph",
+           "graph_extras", "VARIABLE_COLLECTIONS"]
 
 META_MAGIC = b"SBXMETA1"
 _META_HEAD = struct.Struct("<8sQII")
@@ -57,3 +84,226 @@ def read_meta_graph(path):
 
 def _loss(message):
     return errors.DataLossError(None, None, message)
+
+
+# -- what a node_def does not say: written beside the graph by export_meta_graph --------
+
+VARIABLE_COLLECTIONS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES,
+                        GraphKeys.LOCAL_VARIABLES, GraphKeys.MODEL_VARIABLES,
+                        GraphKeys.MOVING_AVERAGE_VARIABLES, GraphKeys.METRIC_VARIABLES,
+                        GraphKeys.GLOBAL_STEP)
+
+_log = logging.getLogger("sandbox")
+
+
+def _shape_data(shape):
+    return None if shape.ndims is None else list(shape.as_list())
+
+
+def graph_extras(graph, ops, collection_keys):
+    """For export: each op's output dtypes and static shapes, and the VariableDef of every
+    variable in `collection_keys` (data only: names, dtypes, lists)."""
+    outputs = {op.name: [[t.dtype.name, _shape_data(t.get_shape())] for t in op.outputs]
+               for op in ops}
+    variable_defs = {}
+    for key in collection_keys:
+        if key not in VARIABLE_COLLECTIONS:
+            continue
+        for v in graph.get_collection(key):
+            if not (hasattr(v, "_ref") and hasattr(v, "initializer")) or \
+                    v.name in variable_defs:
+                continue
+            try:
+                variable_defs[v.name] = {
+                    "variable_name": v.name, "initializer_name": v.initializer.name,
+                    "snapshot_name": v.value().name,
+                    "initial_value_name": v.initial_value.name, "trainable": v.trainable}
+            except (AttributeError, TypeError, ValueError):
+                pass           # not a plain tf.Variable: its collections keep only its name
+    return outputs, variable_defs
+
+
+# -- reading a meta graph back into a graph ---------------------------------------------------
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
+                      input_map=None, **kwargs):
+    """Adds the graph of a meta graph (a `.meta` path, or the dict export_meta_graph returns)
+    to the default graph, restores its collections, and returns a Saver for it (None when the
+    graph has neither a saver nor variables). See the module docstring.
+
+    input_map {name in the meta graph ('x:0'): Tensor of the default graph}: the imported ops
+    read that tensor instead (e.g. to put a new input pipeline in front of a saved model)."""
+    unknown = set(kwargs) - {"restore_collections_predicate"}
+    if unknown:
+        raise TypeError(f"import_meta_graph got unexpected arguments {sorted(unknown)}; it "
+                        "takes clear_devices, import_scope, input_map and "
+                        "restore_collections_predicate.")
+    keep = kwargs.get("restore_collections_predicate") or (lambda key: True)
+    meta = meta_graph_or_file
+    if not isinstance(meta, dict):
+        path = str(meta)
+        try:
+            meta = read_meta_graph(path)
+        except FileNotFoundError:
+            raise OSError(f"File {path} does not exist: import_meta_graph needs the '.meta' "
+                          "file a Saver wrote beside its checkpoint (e.g. "
+                          "'train/model.ckpt-1000.meta').") from None
+    graph = get_default_graph()
+    prefix = f"{import_scope.rstrip('/')}/" if import_scope else ""
+    input_map = {(k if ":" in k else k + ":0"): v for k, v in (input_map or {}).items()}
+    for key, tensor in input_map.items():
+        if getattr(tensor, "graph", None) is not graph:
+            raise ValueError(f"input_map[{key!r}] must be a Tensor of the default graph, got "
+                             f"{tensor!r}.")
+    _import_ops(graph, meta, clear_devices, prefix, input_map)
+    _import_collections(graph, meta, prefix, keep)
+    return _saver_for(graph, meta, prefix)
+
+
+def _rename(name, prefix):
+    if not prefix:
+        return name
+    if name.startswith("^"):
+        return "^" + prefix + name[1:]
+    return prefix + name
+
+
+def _import_ops(graph, meta, clear_devices, prefix, input_map):
+    nodes = meta.get("graph_def", {}).get("node", [])
+    outputs = meta.get("graph_def", {}).get("outputs")
+    if nodes and outputs is None:
+        raise ValueError("This meta graph does not record its ops' output types (it was "
+                         "written by an older sandbox, or built by hand): export it again "
+                         "with tf.train.export_meta_graph / Saver.save.")
+    for nd in nodes:
+        name = _rename(nd["name"], prefix)
+        if name in graph._nodes_by_name:
+            raise ValueError(f"import_meta_graph: the default graph already has an op named "
+                             f"{name!r}. Import into a new tf.Graph(), or pass "
+                             "import_scope='some_name' to prefix the imported names.")
+    # Inputs before consumers. The export lists ops in creation order, which already is such
+    # an order; _topological makes sure of it for a meta graph assembled by other means.
+    by_name = {_rename(nd["name"], prefix): nd for nd in nodes}
+    created, pending = {}, []
+    with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
+        order = _topological(by_name, prefix)
+        for name in order:
+            nd = by_name[name]
+            inputs = []
+            for ref in nd["input"]:
+                if ref.startswith("^"):
+                    continue
+                op_name, _, index = ref.partition(":")
+                mapped = input_map.get(f"{op_name}:{index or 0}")
+                if mapped is not None:
+                    inputs.append(mapped)
+                    continue
+                inputs.append(created[_rename(op_name, prefix)].outputs[int(index or 0)])
+            out = outputs[nd["name"]]
+            attrs = dict(nd["attr"])
+            if prefix and attrs.get("_class"):
+                attrs["_class"] = [b"loc:@" + prefix.encode() + c[len(b"loc:@"):]
+                                   if c.startswith(b"loc:@") else c for c in attrs["_class"]]
+            marked = graph.unique_name(name)
+            if marked != name:       # e.g. 'a' imported after an op 'A': names clash by case
+                raise ValueError(f"import_meta_graph: the name {name!r} is taken in the "
+                                 "default graph; pass import_scope to prefix the names.")
+            op = graph.create_op(nd["op"], inputs, [dtypes.as_dtype(d) for d, _ in out],
+                                 name=name + "/", attrs=attrs, compute_shapes=False,
+                                 compute_device=False)
+            for tensor, (_, shape) in zip(op.outputs, out):
+                tensor._shape = TensorShape(shape)
+            device = "" if clear_devices else nd.get("device", "")
+            if device:
+                op._set_device(device)
+            else:
+                graph._apply_device_functions(op)
+            created[name] = op
+            pending.append((op, nd))
+        for op, nd in pending:
+            for ref in nd["input"]:
+                if ref.startswith("^"):
+                    op._add_control_input(created[_rename(ref, prefix)[1:]])
+
+
+def _topological(by_name, prefix):
+    """The names in an order where every op comes after its (data) inputs."""
+    order, state = [], {}
+    for start in by_name:
+        stack = [(start, False)]
+        while stack:
+            name, done = stack.pop()
+            if done:
+                state[name] = 2
+                order.append(name)
+                continue
+            if state.get(name):
+                continue
+            state[name] = 1
+            stack.append((name, True))
+            for ref in reversed(by_name[name]["input"]):
+                if ref.startswith("^"):
+                    continue
+                dep = _rename(ref, prefix).partition(":")[0]
+                if dep not in by_name:
+                    raise ValueError(f"import_meta_graph: node {name!r} takes input {ref!r}, "
+                                     "which is not in the meta graph.")
+                if not state.get(dep):
+                    stack.append((dep, False))
+    return order
+
+
+def _import_collections(graph, meta, prefix, keep):
+    from ..ops.variables import Variable
+    var_defs = meta.get("variable_defs") or {}
+    variables = {}
+
+    def variable(name):
+        if name not in variables:
+            vd = var_defs[name]
+            v = Variable.__new__(Variable)        # TF's Variable(variable_def=...)
+            v._variable = graph.as_graph_element(_rename(vd["variable_name"], prefix))
+            v._initializer_op = graph.as_graph_element(_rename(vd["initializer_name"], prefix))
+            v._snapshot = graph.as_graph_element(_rename(vd["snapshot_name"], prefix))
+            v._initial_value = graph.as_graph_element(_rename(vd["initial_value_name"], prefix))
+            v._trainable = vd.get("trainable", True)
+            v._constraint = None
+            v._graph = graph
+            variables[name] = v
+        return variables[name]
+
+    for key, names in (meta.get("collection_def") or {}).items():
+        if not keep(key):
+            continue
+        for name in names:
+            if key in VARIABLE_COLLECTIONS:
+                if name not in var_defs:
+                    _log.info("import_meta_graph: %r of collection %r is not a plain "
+                              "tf.Variable; left out.", name, key)
+                    continue
+                item = variable(name)
+            else:
+                try:
+                    item = graph.as_graph_element(_rename(name, prefix))
+                except (KeyError, ValueError, TypeError):
+                    _log.info("import_meta_graph: collection %r: %r is not an op or tensor of "
+                              "the graph; left out.", key, name)
+                    continue
+            if item not in graph.get_collection(key):
+                graph.add_to_collection(key, item)
+
+
+def _saver_for(graph, meta, prefix):
+    from .saver import Saver, SaverDef
+    saver_def = meta.get("saver_def")
+    if saver_def:
+        saver_def = dict(saver_def)
+        for key in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+            if saver_def.get(key):
+                saver_def[key] = _rename(saver_def[key], prefix)
+        return Saver(saver_def=SaverDef.from_dict(saver_def))
+    from ..ops.variables import global_variables
+    if global_variables() or graph.get_collection("saveable_objects"):
+        return Saver()
+    _log.info("Saver not created because there are no variables in the graph to restore")
+    return None

@@ -38,9 +38,9 @@ from ..ops import io_ops
 from ..framework import tensor_bundle
 from ..version import __version__
 from . import checkpoint_management
-from .meta_graph import write_meta_graph as _write_meta_graph
+from .meta_graph import graph_extras, import_meta_graph, write_meta_graph as _write_meta_graph
 
-__all__ = ["Saver", "SaverDef", "export_meta_graph"]
+__all__ = ["Saver", "SaverDef", "export_meta_graph", "import_meta_graph"]
 
 _log = logging.getLogger("sandbox")
 
@@ -471,27 +471,37 @@ def _wrap_restore_error(err, extra_verbiage):
     return err.__class__(err.node_def, err.op, message)
 
 
-def export_meta_graph(filename=None, graph=None, saver_def=None, collection_list=None,
-                      clear_devices=False, **unused):
-    """The graph as a meta graph (a dict: graph_def, saver_def, collection names), written
-    to `filename` when given. Values that cannot be stored as data are left out."""
+def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None,
+                      collection_list=None, as_text=False, graph=None, export_scope=None,
+                      clear_devices=False, clear_extraneous_savers=False,
+                      strip_default_attrs=False, save_debug_info=False, **unused):
+    """The graph as a meta graph (a dict: graph_def, saver_def, collections), written to
+    `filename` when given; tf.train.import_meta_graph reads it back (train/meta_graph.py).
+    Beside the node_defs it records each op's output dtypes and shapes and the variables'
+    VariableDefs; collection items that are not ops, tensors or variables are left out."""
     graph = graph or get_default_graph()
+    if isinstance(saver_def, dict):
+        saver_def = SaverDef.from_dict(saver_def)
+    ops = graph.get_operations()
     nodes = []
-    for op in graph.get_operations():
-        nd = op.node_def
+    for op in ops:
+        nd = dict(op.node_def)             # plain data, whatever class node_def returns
         if clear_devices:
             nd["device"] = ""
         nodes.append(nd)
     collections = {}
-    for key in collection_list or graph.get_all_collection_keys():
+    keys = collection_list or graph.get_all_collection_keys()
+    for key in keys:
         names = [getattr(item, "name", None) for item in graph.get_collection(key)]
         if names and all(isinstance(n, str) for n in names):
             collections[str(key)] = names
+    outputs, variable_defs = graph_extras(graph, ops, list(collections))
     meta = {"meta_info_def": {"tensorflow_version": __version__,
                               "stripped_op_list": sorted({nd["op"] for nd in nodes})},
-            "graph_def": {"node": nodes},
+            "graph_def": {"node": nodes, "outputs": outputs},
             "saver_def": saver_def.as_dict() if saver_def is not None else None,
-            "collection_def": collections}
+            "collection_def": collections,
+            "variable_defs": variable_defs}
     if filename:
         try:
             _write_meta_graph(filename, meta)
