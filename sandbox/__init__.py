@@ -47,6 +47,8 @@ from .ops.script_ops import *                        # noqa: F401,F403  tf.py_fu
 from .ops.functional_ops import *                    # noqa: F401,F403  tf.map_fn
 from .framework.indexed_slices import *              # noqa: F401,F403  tf.IndexedSlices
 from .framework.node_def import *                    # noqa: F401,F403  tf.NodeDef
+# -- more array, math and linear-algebra ops (issue 27): each module's __all__ -------------
+# (a helper adds its star imports here)
 from . import nn
 from . import train
 from . import summary
@@ -61,7 +63,7 @@ from . import losses
 from . import estimator
 from .platform import gfile
 from .platform import tf_logging as logging
-from .api import debugging, io, math, random
+from .api import debugging, io, math, python_io, random
 from .api.math import (acos, asin, atan, atan2, confusion_matrix, cosh, cumprod,  # noqa: F401
                        erfc, log_sigmoid, segment_sum, sinh, tan, unsorted_segment_sum,
                        divide_no_nan as div_no_nan)
