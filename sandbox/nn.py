@@ -4,7 +4,8 @@ This module only gathers names; the ops live in sandbox/ops/nn_ops.py (activatio
 the softmax cross-entropy losses, bias_add, dropout), sandbox/ops/nn_impl.py (what TF builds
 from those: moments, batch_normalization, l2_normalize, sigmoid_cross_entropy_with_logits ...;
 and top_k, in_top_k, lrn, embedding_lookup), sandbox/ops/conv_ops.py (convolution, its
-transpose, and pooling), sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent
+transpose, and pooling), sandbox/ops/depthwise_conv_ops.py (depthwise and separable
+convolution), sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent
 networks: sandbox/ops/rnn.py (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell
 (sandbox/ops/rnn_cell.py). A layer of the MNIST tutorial reads:
 
@@ -27,7 +28,12 @@ from .ops.nn_impl import (  # noqa: F401
 from .ops.conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_input, conv2d_backprop_filter, conv2d_transpose, max_pool, avg_pool,
 )
+from .ops.depthwise_conv_ops import (  # noqa: F401
+    depthwise_conv2d, depthwise_conv2d_native, depthwise_conv2d_native_backprop_input,
+    depthwise_conv2d_native_backprop_filter, separable_conv2d,
+)
 from .ops.rnn import (  # noqa: F401
     dynamic_rnn, static_rnn, bidirectional_dynamic_rnn, static_bidirectional_rnn,
 )
 from .ops import rnn_cell  # noqa: F401
+from .ops.conv3d_ops import conv3d, conv3d_transpose, max_pool3d, avg_pool3d  # noqa: F401

@@ -9,18 +9,28 @@ api/_v1/io/__init__.py), and `tf.io.gfile`, the TF-2 (snake_case) names of tf.gf
 The file ops are in sandbox/ops/file_io_ops.py, the files themselves in
 sandbox/platform/gfile.py, the queues in sandbox/ops/data_flow_ops.py.
 
-Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), TFRecord files
-(TFRecordWriter, tf_record_iterator), tf.Example parsing (parse_example, FixedLenFeature ...),
-serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
+TFRecord files (TFRecordWriter, tf_record_iterator, TFRecordOptions, TFRecordCompressionType)
+are sandbox/platform/tf_record.py, the same objects as tf.python_io's; tf.Example parsing
+(parse_single_example, parse_example, FixedLenFeature) is sandbox/ops/parsing_ops.py.
+
+Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), VarLenFeature
+parsing (it gives a SparseTensor), serialize_tensor / parse_tensor, PaddingFIFOQueue,
+PriorityQueue, match_filenames_once.
 """
 import types as _types
 
 from ..ops.data_flow_ops import QueueBase, RandomShuffleQueue  # noqa: F401
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
+from ..ops.parsing_ops import (  # noqa: F401
+    FixedLenFeature, VarLenFeature, parse_example, parse_single_example)
 from ..platform import gfile as _gfile
+from ..platform.tf_record import (  # noqa: F401
+    TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
 
 __all__ = ["QueueBase", "RandomShuffleQueue", "decode_raw", "gfile", "matching_files",
-           "read_file", "write_file"]
+           "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
+           "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
+           "parse_example", "parse_single_example"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

@@ -4,16 +4,19 @@ iterator_ops.py).
     dataset = tf.data.Dataset.from_tensor_slices((images, labels))
     dataset = dataset.shuffle(1000, seed=1).map(preprocess).batch(100).repeat(5)
     next_batch = dataset.make_one_shot_iterator().get_next()
+    records = tf.data.TFRecordDataset(["a.tfrecords", "b.tfrecords"])
 
-The datasets are in dataset_ops.py, the iterators in iterator_ops.py; what runs on the task
-that holds an iterator is in sandbox/ops/dataset_ops.py (the iterator ops),
-sandbox/ops/dataset_pipeline.py (the transformations) and sandbox/ops/dataset_function.py
-(map's traced function).
+The datasets are in dataset_ops.py, the file readers in readers.py, the iterators in
+iterator_ops.py; what runs on the task that holds an iterator is in sandbox/ops/dataset_ops.py
+(the iterator ops), sandbox/ops/dataset_pipeline.py (the transformations and the file readers'
+kernels) and sandbox/ops/dataset_function.py (map's traced function).
 """
 from .dataset_ops import Dataset, DatasetV1, get_output_types, get_output_shapes, \
     get_output_classes
+from .readers import TFRecordDataset, TextLineDataset, FixedLengthRecordDataset
 from .iterator_ops import Iterator, make_one_shot_iterator, make_initializable_iterator
 
 __all__ = ["Dataset", "DatasetV1", "Iterator", "make_one_shot_iterator",
            "make_initializable_iterator", "get_output_types", "get_output_shapes",
-           "get_output_classes"]
+           "get_output_classes", "TFRecordDataset", "TextLineDataset",
+           "FixedLengthRecordDataset"]

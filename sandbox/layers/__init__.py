@@ -15,16 +15,27 @@ Variables are made with tf.get_variable, so tf.train.replica_device_setter puts 
 parameter servers like any other.
 
     core.py           Dense, Dropout, Flatten
-    convolutional.py  Conv2D
-    pooling.py        MaxPooling2D, AveragePooling2D
+    convolutional.py  Conv1D, Conv2D, Conv3D, Conv2DTranspose, Conv3DTranspose,
+                      SeparableConv1D, SeparableConv2D
+    pooling.py        MaxPooling1D/2D/3D, AveragePooling1D/2D/3D
     normalization.py  BatchNormalization (its moving averages go to tf.GraphKeys.UPDATE_OPS)
 """
 from .base import Layer, InputSpec
 from .core import Dense, Dropout, Flatten, dense, dropout, flatten
-from .convolutional import Conv2D, conv2d
-from .pooling import MaxPooling2D, AveragePooling2D, max_pooling2d, average_pooling2d
+from .convolutional import (Conv1D, Conv2D, Conv3D, Conv2DTranspose, Conv3DTranspose,
+                            SeparableConv1D, SeparableConv2D, conv1d, conv2d, conv3d,
+                            conv2d_transpose, conv3d_transpose, separable_conv1d,
+                            separable_conv2d)
+from .pooling import (MaxPooling1D, AveragePooling1D, MaxPooling2D, AveragePooling2D,
+                      MaxPooling3D, AveragePooling3D, max_pooling1d, average_pooling1d,
+                      max_pooling2d, average_pooling2d, max_pooling3d, average_pooling3d)
 from .normalization import BatchNormalization, batch_normalization
 
 __all__ = ["Layer", "InputSpec", "Dense", "Dropout", "Flatten", "dense", "dropout", "flatten",
-           "Conv2D", "conv2d", "MaxPooling2D", "AveragePooling2D", "max_pooling2d",
-           "average_pooling2d", "BatchNormalization", "batch_normalization"]
+           "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose",
+           "SeparableConv1D", "SeparableConv2D", "conv1d", "conv2d", "conv3d",
+           "conv2d_transpose", "conv3d_transpose", "separable_conv1d", "separable_conv2d",
+           "MaxPooling1D", "AveragePooling1D", "MaxPooling2D", "AveragePooling2D",
+           "MaxPooling3D", "AveragePooling3D", "max_pooling1d", "average_pooling1d",
+           "max_pooling2d", "average_pooling2d", "max_pooling3d", "average_pooling3d",
+           "BatchNormalization", "batch_normalization"]

@@ -1,6 +1,7 @@
 """The iterators behind tf.data -- mirrors TensorFlow's dataset kernels
 (core/kernels/data/*_dataset_op.cc: tensor_slice, tensor, range, generator, map, filter,
-batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate, prefetch).
+batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate, prefetch; and the file
+readers of reader_dataset_ops.cc: TFRecord, text line and fixed-length records).
 
 A dataset, on the task that iterates it, is a *plan*: plain data (a tree of dicts, one per
 transformation, named after TF's dataset op types) that travels inside the iterator's op.
@@ -25,6 +26,7 @@ import secrets
 import numpy as np
 
 from ..framework import errors
+from ..platform import gfile, tf_record
 from .dataset_function import FunctionRunner
 from .philox import philox_blocks
 
@@ -321,9 +323,113 @@ def _prefetch(plan, inputs, env):
     yield from iterate(plan["input"], inputs, env)
 
 
+# -- the file readers: every element is one scalar string ---------------------------------
+
+def _string(value):
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return (out,)
+
+
+def _files(plan, inputs, env):
+    """(file names, compression type, buffer size) of a reader's plan."""
+    names = np.asarray(_arg(plan, inputs, "filenames"), dtype=object).reshape(-1)
+    names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+    compression = _arg(plan, inputs, "compression_type")
+    compression = np.asarray(compression, dtype=object).item()
+    compression = compression.decode() if isinstance(compression, bytes) else str(compression)
+    if compression not in ("", "ZLIB", "GZIP"):
+        raise errors.InvalidArgumentError(env.node, None, f"Unsupported compression_type "
+                                          f"{compression!r}: use '', 'ZLIB' or 'GZIP'.")
+    buffer_size = int(_arg(plan, inputs, "buffer_size"))
+    return names, compression, (buffer_size if buffer_size > 0 else None)
+
+
+def _located(error, env):
+    """A reader's error (its message names the file) as raised by this iterator's node."""
+    return type(error)(env.node, None, error.message)
+
+
+def _tf_records(plan, inputs, env):
+    names, compression, buffer_size = _files(plan, inputs, env)
+    readers = (tf_record.read_records(n, compression, buffer_size) for n in names)
+    cycle = max(int(_arg(plan, inputs, "num_parallel_reads")), 1)
+    try:
+        if cycle == 1:
+            for reader in readers:
+                for record in reader:
+                    yield _string(record)
+            return
+        # parallel_interleave(cycle_length=k, block_length=1, sloppy=False): one record from
+        # each open file in turn; a file that ends gives its slot to the next file
+        slots = [r for _, r in zip(range(cycle), readers)]
+        while slots:
+            for i, reader in enumerate(list(slots)):
+                for record in reader:
+                    yield _string(record)
+                    break
+                else:
+                    replacement = next(readers, None)
+                    slots[slots.index(reader)] = replacement
+                    if replacement is not None:          # TF reads the new file's first
+                        for record in replacement:       # record in the same turn
+                            yield _string(record)
+                            break
+            slots = [r for r in slots if r is not None]
+    except errors.OpError as e:
+        raise _located(e, env) from None
+
+
+def _file_bytes(name, compression, env):
+    try:
+        with gfile.GFile(name, "rb") as f:
+            data = f.read()
+    except errors.OpError as e:
+        raise _located(e, env) from None
+    if compression:
+        import zlib
+        try:
+            data = zlib.decompress(data, tf_record._WBITS[compression])
+        except zlib.error as e:
+            raise errors.DataLossError(env.node, None, f"{name}: inflate() failed ({e}): was "
+                                       f"it written with compression {compression!r}?") from None
+    return data
+
+
+def _text_lines(plan, inputs, env):
+    names, compression, _ = _files(plan, inputs, env)
+    for name in names:
+        lines = _file_bytes(name, compression, env).split(b"\n")
+        if lines[-1] == b"":       # after a final newline (or of an empty file): no line
+            lines.pop()
+        for line in lines:
+            yield _string(line[:-1] if line.endswith(b"\r") else line)
+
+
+def _fixed_length_records(plan, inputs, env):
+    names, compression, _ = _files(plan, inputs, env)
+    size, header, footer = (int(_arg(plan, inputs, k)) for k in
+                            ("record_bytes", "header_bytes", "footer_bytes"))
+    if size <= 0:
+        raise errors.InvalidArgumentError(env.node, None, f"record_bytes must be positive, "
+                                          f"got {size}.")
+    for name in names:
+        data = _file_bytes(name, compression, env)
+        body = data[header:max(len(data) - footer, header)]
+        if len(body) % size:
+            raise errors.InvalidArgumentError(
+                env.node, None, f"Excluding the header ({header} bytes) and footer ({footer} "
+                f"bytes), input file \"{name}\" has body length {len(body)} bytes, which is "
+                f"not an exact multiple of the record length ({size} bytes).")
+        for start in range(0, len(body), size):
+            yield _string(body[start:start + size])
+
+
 _KINDS = {"TensorSliceDataset": _tensor_slices, "TensorDataset": _tensors,
           "RangeDataset": _range, "MapDataset": _map, "FilterDataset": _filter,
           "BatchDatasetV2": _batch, "PaddedBatchDatasetV2": _padded_batch,
           "GeneratorDataset": _generator, "ShuffleDataset": _shuffle, "RepeatDataset": _repeat,
           "TakeDataset": _take, "SkipDataset": _skip, "ZipDataset": _zip,
-          "ConcatenateDataset": _concatenate, "PrefetchDataset": _prefetch}
+          "ConcatenateDataset": _concatenate, "PrefetchDataset": _prefetch,
+          "TFRecordDataset": _tf_records, "TextLineDataset": _text_lines,
+          "FixedLengthRecordDatasetV2": _fixed_length_records}

@@ -35,6 +35,8 @@ from .checkpoint_management import latest_checkpoint, get_checkpoint_state, \
     generate_checkpoint_state_proto, remove_checkpoint, meta_graph_filename, list_variables, \
     load_variable, load_checkpoint
 from ..framework.tensor_bundle import NewCheckpointReader
+from ..platform.example_proto import Example, Features, Feature, BytesList, FloatList, \
+    Int64List
 from ..summary.writer import FileWriter as SummaryWriter
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
@@ -55,7 +57,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "get_checkpoint_state", "checkpoint_exists",
            "get_checkpoint_mtimes", "update_checkpoint_state", "generate_checkpoint_state_proto",
            "remove_checkpoint", "meta_graph_filename", "list_variables", "load_variable",
-           "load_checkpoint", "NewCheckpointReader", "SummaryWriter"]
+           "load_checkpoint", "NewCheckpointReader", "SummaryWriter", "Example", "Features",
+           "Feature", "BytesList", "FloatList", "Int64List"]
 
 
 # The families of issue 27: each module names what it adds in its own __all__.
