@@ -21,7 +21,7 @@ from .basic_math_ops import exp, is_finite, log
 from .comparison_ops import not_equal, where
 from .math_ops import _BOOL, _NUMBERS, _check_dtype, add, cast, subtract
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
+__all__ = ["arg_max", "arg_min", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
            "reduce_any", "reduce_logsumexp", "count_nonzero", "argmax", "argmin", "cumsum"]
 
 
@@ -407,6 +407,16 @@ def argmin(input, axis=None, name=None, dimension=None,  # noqa: A002 -- TF's na
            output_type=_dtypes.int64):
     """The index of the smallest value along `axis` (default 0)."""
     return _arg_reduce("ArgMin", input, axis, name, dimension, output_type)
+
+
+def arg_max(input, dimension, output_type=_dtypes.int64, name=None):  # noqa: A002
+    """TF 0.x's name of argmax (`tf.arg_max(x, 1)`), as TF 1.15 keeps it."""
+    return argmax(input, axis=dimension, name=name, output_type=output_type)
+
+
+def arg_min(input, dimension, output_type=_dtypes.int64, name=None):  # noqa: A002
+    """TF 0.x's name of argmin."""
+    return argmin(input, axis=dimension, name=name, output_type=output_type)
 
 
 # -- cumulative sum --------------------------------------------------------------------

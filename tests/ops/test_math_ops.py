@@ -832,3 +832,11 @@ def test_erf_without_scipy(monkeypatch):
     got = run(tf.erf(tf.constant([0.5, -1.0])))
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, [0.5204999, -0.8427008], rtol=1e-6)
+
+
+def test_arg_max_and_arg_min_are_tf0_names_of_argmax_and_argmin():
+    x = tf.constant([[1.0, 5.0], [7.0, 2.0]])
+    with tf.Session() as sess:
+        got = sess.run([tf.arg_max(x, 1), tf.arg_min(x, 0), tf.arg_max(x, 0, tf.int32)])
+    assert [g.tolist() for g in got] == [[1, 0], [0, 1], [1, 0]]
+    assert got[0].dtype == np.int64 and got[2].dtype == np.int32

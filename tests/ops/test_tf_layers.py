@@ -455,6 +455,7 @@ def test_the_dense_kernel_gradient_is_x_transposed_times_the_output_gradient():
 
 def test_layers_put_their_variables_on_the_ps_and_train_on_a_cluster():
     images, labels = data(1)
+    tf.set_random_seed(1)             # the initial weights and the dropout masks: one run
     with LocalCluster({"ps": 1, "worker": 1}) as cluster:
         with tf.device(tf.train.replica_device_setter(
                 ps_tasks=1, worker_device="/job:worker/task:0")):
@@ -472,10 +473,11 @@ def test_layers_put_their_variables_on_the_ps_and_train_on_a_cluster():
         with tf.Session(cluster.target("worker", 0)) as sess:
             sess.run(tf.global_variables_initializer())
             feed = {x: images, y: labels}
-            before = sess.run(loss, feed)
+            measure = {**feed, training: False}        # the loss without dropout's noise
+            before = sess.run(loss, measure)
             for _ in range(10):
                 sess.run(train, feed)
-            after = sess.run(loss, feed)
+            after = sess.run(loss, measure)
             kernel = sess.run("dense/kernel:0")
         assert after < 0.8 * before
         # The ps holds the trained kernel: a session on the ps reads the same values.
