@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-WITH_TF_BASELINE = {"bench_foundation.py", "bench_cluster.py", "bench_training.py"}
+WITH_TF_BASELINE = {"bench_foundation.py", "bench_cluster.py", "bench_training.py", "bench_route.py",
+                    "bench_corpus.py"}
 
 
 def commands(argv=None):
