@@ -74,8 +74,10 @@ BENCH_PLACES = {
     "bench": "common",
     "bench.common": "common",            # tables, medians, ports, CPU samples
     "bench.seed_job": "workloads",       # the seed job both step benchmarks time
+    "bench.corpus": "workloads",         # TF-1 tutorial programs, run under both (bench_corpus)
     "bench.seed_local_adam": "workloads",    # a TF-1 program, run under both
     "bench.tf_seed_baseline": "baselines",   # TensorFlow's side of a comparison
+    "bench.tf_api_names": "baselines",   # TF 1.15's API names, read from TensorFlow
     "bench.tf_step_baseline": "baselines",
     "bench.bench_": "benchmarks",        # bench_*.py (a prefix)
     "bench.soak_async": "benchmarks",

@@ -1,0 +1,325 @@
+"""How much of TensorFlow 1.15's TF-1 API the sandbox has (issue 27).
+
+tests/data/tf115_api_names.txt lists TF 1.15's `tensorflow.compat.v1` names in issue 27's
+families (written by bench/tf_api_names.py under TF 1.15: the top level, tf.layers, tf.data,
+tf.metrics, tf.losses, the main names of tf.estimator, tf.gfile, tf.io.gfile, tf.logging,
+tf.math, tf.random, tf.io, tf.debugging, tf.nn, tf.nn.rnn_cell, tf.train and five functions of
+tf.contrib.layers). This file looks each name up on `import sandbox as tf` and
+
+  * writes the coverage table -- per family, names the sandbox has / names TF has, and the
+    names still missing -- to tests/data/api_coverage.md (rewritten by the test whenever it
+    changes; the README quotes it), and prints it (`pytest -s`, or run this file);
+  * asserts that every name of REQUIRED is there. REQUIRED is a floor that only grows: the
+    names that existed when it was pinned (issue 27, 17:40 UTC on the day the families were
+    added); add names as they land, never remove one.
+
+A name counts as present when looking it up raises nothing (sandbox.layers.dense exists, say),
+whatever it does when called: the corpus in bench/corpus/ runs whole programs for that.
+"""
+import pathlib
+
+import sandbox as tf
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+NAMES_FILE = DATA / "tf115_api_names.txt"
+TABLE_FILE = DATA / "api_coverage.md"
+
+
+def read_names(path=NAMES_FILE):
+    """[(family, dotted name)] of the list, in its order; '## family' lines open a family."""
+    rows, family = [], None
+    for line in path.read_text().splitlines():
+        if line.startswith("## "):
+            family = line[3:].strip()
+        elif line.strip() and not line.startswith("#"):
+            rows.append((family, line.strip()))
+    return rows
+
+
+def has(module, dotted):
+    """Whether module.a.b.c exists for dotted 'a.b.c'."""
+    obj = module
+    for part in dotted.split("."):
+        try:
+            obj = getattr(obj, part)
+        except Exception:                 # AttributeError, or a lazy attribute that fails
+            return False
+    return True
+
+
+def coverage(module=tf, rows=None):
+    """{family: (present names, missing names)}, families in the list's order."""
+    out = {}
+    for family, name in rows if rows is not None else read_names():
+        present, missing = out.setdefault(family, ([], []))
+        (present if has(module, name) else missing).append(name)
+    return out
+
+
+def table(cov):
+    """The coverage as Markdown: a summary table, then each family's missing names."""
+    total_have = sum(len(p) for p, _ in cov.values())
+    total = sum(len(p) + len(m) for p, m in cov.values())
+    lines = ["# The sandbox's coverage of TensorFlow 1.15's TF-1 API (issue 27)", "",
+             "Written by tests/test_api_coverage.py from tests/data/tf115_api_names.txt "
+             "(TF 1.15's `tf.compat.v1` names, listed by bench/tf_api_names.py): a name counts "
+             "when `import sandbox as tf` has it.", "",
+             "| family | sandbox has | TF 1.15 has | coverage |", "| --- | ---: | ---: | ---: |"]
+    for family, (present, missing) in cov.items():
+        n = len(present) + len(missing)
+        name = "tf" if family == "top-level" else f"tf.{family}"
+        lines.append(f"| {name} | {len(present)} | {n} | {100.0 * len(present) / n:.0f} % |")
+    lines += [f"| **all** | **{total_have}** | **{total}** | "
+              f"**{100.0 * total_have / total:.0f} %** |", "", "## Missing names", ""]
+    for family, (_, missing) in cov.items():
+        if missing:
+            lines.append(f"- {'tf' if family == 'top-level' else 'tf.' + family} "
+                         f"({len(missing)}): " + ", ".join(f"`{m}`" for m in missing))
+    return "\n".join(lines) + "\n"
+
+
+# The floor: every name here was in the sandbox when it was pinned; the list only grows. One
+# family a paragraph: its name and a colon, then its names relative to the family (`dense` is
+# tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
+# the block for what the sandbox has now.
+# pinned 2026-11-25 17:40 UTC
+REQUIRED_TEXT = """
+tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
+    ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature GPUOptions Graph GraphKeys
+    GraphOptions IndexedSlices InteractiveSession NodeDef NotDifferentiable Operation
+    OptimizerOptions Print QueueBase RandomShuffleQueue RegisterGradient RunMetadata RunOptions
+    Session Tensor TensorShape VERSION VarLenFeature Variable VariableScope abs accumulate_n
+    acos acosh add add_check_numerics_ops add_n add_to_collection add_to_collections
+    all_variables arg_max arg_min argmax argmin argsort as_dtype as_string asin asinh
+    assert_equal assert_greater assert_greater_equal assert_integer assert_less
+    assert_less_equal assert_negative assert_non_negative assert_non_positive assert_none_equal
+    assert_positive assert_rank assert_rank_at_least assert_scalar assert_type
+    assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
+    batch_to_space batch_to_space_nd betainc bincount bool boolean_mask broadcast_dynamic_shape
+    broadcast_static_shape broadcast_to case cast ceil check_numerics cholesky cholesky_solve
+    clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value colocate_with concat
+    cond confusion_matrix constant constant_initializer container control_dependencies
+    convert_to_tensor convert_to_tensor_or_indexed_slices cos cosh count_nonzero count_up_to
+    cross cumprod cumsum custom_gradient decode_raw depth_to_space device diag diag_part digamma
+    div div_no_nan divide double dynamic_partition dynamic_stitch einsum ensure_shape equal erf
+    erfc exp expand_dims expm1 extract_image_patches eye fill float16 float32 float64 floor
+    floor_div floordiv floormod foldl foldr gather gather_nd get_collection get_collection_ref
+    get_default_graph get_default_session get_local_variable get_logger get_seed get_variable
+    get_variable_scope global_norm global_variables global_variables_initializer
+    glorot_normal_initializer glorot_uniform_initializer gradients greater greater_equal group
+    half hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma
+    igammac init_scope initialize_all_variables initialize_local_variables initialize_variables
+    int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan is_non_decreasing
+    is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized lbeta less
+    less_equal lgamma lin_space linspace local_variables local_variables_initializer log log1p
+    log_sigmoid logical_and logical_not logical_or logical_xor make_template map_fn
+    matching_files matmul matrix_band_part matrix_determinant matrix_diag matrix_diag_part
+    matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose
+    matrix_triangular_solve maximum meshgrid minimum mod model_variables
+    moving_average_variables multinomial multiply name_scope negative newaxis no_gradient no_op
+    no_regularizer norm not_equal numpy_function one_hot ones ones_initializer ones_like
+    orthogonal_initializer pad parallel_stack parse_example parse_single_example placeholder
+    placeholder_with_default polygamma pow print py_func py_function qr random_crop random_gamma
+    random_normal random_normal_initializer random_poisson random_shuffle random_uniform
+    random_uniform_initializer range rank read_file realdiv reciprocal reduce_all reduce_any
+    reduce_logsumexp reduce_max reduce_mean reduce_min reduce_prod reduce_sum regex_replace
+    register_tensor_conversion_function repeat report_uninitialized_variables
+    required_space_to_batch_paddings reset_default_graph reshape reverse reverse_sequence
+    reverse_v2 rint roll round rsqrt saturate_cast scalar_mul scan scatter_add scatter_div
+    scatter_max scatter_min scatter_mul scatter_nd scatter_nd_add scatter_nd_sub
+    scatter_nd_update scatter_sub scatter_update searchsorted segment_max segment_mean
+    segment_min segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals sequence_mask
+    set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort space_to_batch
+    space_to_batch_nd space_to_depth split sqrt square squared_difference squeeze stack
+    stop_gradient strided_slice string string_join string_strip string_to_number substr subtract
+    svd tan tanh tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub
+    tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update tensordot tile to_double
+    to_float to_int32 to_int64 trace trainable_variables transpose truediv truncated_normal
+    truncated_normal_initializer truncatediv truncatemod tuple uint16 uint8
+    uniform_unit_scaling_initializer unique unique_with_counts unravel_index
+    unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+    unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_scope variables_initializer
+    variance_scaling_initializer verify_tensor_all_finite where where_v2 while_loop write_file
+    zeros zeros_initializer zeros_like zeta
+layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
+    Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
+    MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
+    average_pooling2d average_pooling3d batch_normalization conv1d conv2d conv2d_transpose
+    conv3d conv3d_transpose dense dropout flatten max_pooling1d max_pooling2d max_pooling3d
+    separable_conv1d separable_conv2d
+data: Dataset FixedLengthRecordDataset Iterator TFRecordDataset TextLineDataset
+    get_output_classes get_output_shapes get_output_types make_initializable_iterator
+    make_one_shot_iterator
+metrics: accuracy auc false_negatives false_negatives_at_thresholds false_positives
+    false_positives_at_thresholds mean mean_absolute_error mean_iou mean_squared_error precision
+    precision_at_thresholds recall recall_at_thresholds root_mean_squared_error true_negatives
+    true_negatives_at_thresholds true_positives true_positives_at_thresholds
+losses: Reduction absolute_difference add_loss compute_weighted_loss cosine_distance get_losses
+    get_regularization_loss get_regularization_losses get_total_loss hinge_loss huber_loss
+    log_loss mean_squared_error sigmoid_cross_entropy softmax_cross_entropy
+    sparse_softmax_cross_entropy
+estimator: Estimator EstimatorSpec ModeKeys RunConfig TrainSpec EvalSpec train_and_evaluate
+    inputs.numpy_input_fn
+gfile: Copy DeleteRecursively Exists FastGFile GFile Glob IsDirectory ListDirectory MakeDirs
+    MkDir Open Remove Rename Stat Walk
+io.gfile: GFile copy exists glob isdir listdir makedirs mkdir remove rename rmtree stat walk
+logging: DEBUG ERROR FATAL INFO TaskLevelStatusMessage WARN debug error fatal flush
+    get_verbosity info log log_every_n log_first_n log_if set_verbosity vlog warn warning
+math: abs accumulate_n acos acosh add add_n argmax argmin asin asinh atan atan2 atanh ceil
+    confusion_matrix cos cosh count_nonzero cumprod cumsum divide divide_no_nan equal erf erfc
+    exp expm1 floor floordiv floormod greater greater_equal in_top_k invert_permutation
+    is_finite is_inf is_nan is_non_decreasing is_strictly_increasing l2_normalize less
+    less_equal log log1p log_sigmoid log_softmax logical_and logical_not logical_or logical_xor
+    maximum minimum mod multiply multiply_no_nan negative not_equal pow reciprocal
+    reciprocal_no_nan reduce_all reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max
+    reduce_mean reduce_min reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt
+    scalar_mul segment_sum sigmoid sign sin sinh softmax softplus softsign sqrt square
+    squared_difference subtract tan tanh top_k truediv unsorted_segment_sum xdivy xlogy
+    zero_fraction
+random: categorical get_seed multinomial normal set_random_seed shuffle truncated_normal uniform
+io: FixedLenFeature QueueBase RandomShuffleQueue TFRecordCompressionType TFRecordOptions
+    TFRecordWriter VarLenFeature decode_raw matching_files parse_example parse_single_example
+    read_file tf_record_iterator write_file
+debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_equal
+    assert_integer assert_less assert_less_equal assert_negative assert_non_negative
+    assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
+    assert_scalar assert_type check_numerics is_finite is_inf is_nan is_non_decreasing
+    is_numeric_tensor is_strictly_increasing
+nn: avg_pool avg_pool3d batch_normalization bias_add bidirectional_dynamic_rnn conv2d
+    conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d conv3d_transpose
+    depthwise_conv2d depthwise_conv2d_native depthwise_conv2d_native_backprop_filter
+    depthwise_conv2d_native_backprop_input dropout dynamic_rnn elu embedding_lookup in_top_k
+    l2_loss l2_normalize leaky_relu local_response_normalization log_softmax lrn max_pool
+    max_pool3d moments relu relu6 relu_layer selu separable_conv2d sigmoid
+    sigmoid_cross_entropy_with_logits softmax softmax_cross_entropy_with_logits
+    softmax_cross_entropy_with_logits_v2 softplus softsign
+    sparse_softmax_cross_entropy_with_logits static_bidirectional_rnn static_rnn tanh top_k
+    xw_plus_b zero_fraction
+nn.rnn_cell: BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell
+    LSTMStateTuple MultiRNNCell RNNCell ResidualWrapper
+train: AdadeltaOptimizer AdagradOptimizer AdamOptimizer BytesList CheckpointSaverHook
+    CheckpointSaverListener ChiefSessionCreator ClusterDef ClusterSpec Coordinator Example
+    ExponentialMovingAverage Feature Features FeedFnHook FinalOpsHook FloatList FtrlOptimizer
+    GlobalStepWaiterHook GradientDescentOptimizer Int64List JobDef LoggingTensorHook
+    LooperThread MomentumOptimizer MonitoredSession MonitoredTrainingSession
+    NanLossDuringTrainingError NanTensorHook NewCheckpointReader Optimizer QueueRunner
+    RMSPropOptimizer Saver SaverDef Scaffold SecondOrStepTimer Server ServerDef SessionCreator
+    SessionManager SessionRunArgs SessionRunContext SessionRunHook SessionRunValues
+    SingularMonitoredSession StepCounterHook StopAtStepHook SummarySaverHook Supervisor
+    SyncReplicasOptimizer WorkerSessionCreator add_queue_runner assert_global_step batch
+    batch_join checkpoint_exists cosine_decay cosine_decay_restarts create_global_step
+    exponential_decay export_meta_graph generate_checkpoint_state_proto get_checkpoint_mtimes
+    get_checkpoint_state get_global_step get_or_create_global_step global_step import_meta_graph
+    input_producer inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay
+    list_variables load_checkpoint load_variable natural_exp_decay piecewise_constant
+    piecewise_constant_decay polynomial_decay range_input_producer remove_checkpoint
+    replica_device_setter shuffle_batch shuffle_batch_join slice_input_producer
+    start_queue_runners string_input_producer update_checkpoint_state
+contrib.layers: flatten fully_connected xavier_initializer l2_regularizer
+    variance_scaling_initializer
+"""
+
+
+def required(text=REQUIRED_TEXT):
+    """The dotted names of REQUIRED_TEXT."""
+    names, family = [], None
+    for word in text.split():
+        if word.endswith(":"):
+            family = word[:-1]
+        else:
+            names.append(word if family == "tf" else f"{family}.{word}")
+    return names
+
+
+REQUIRED = required()
+
+
+def pin_text(cov, width=96):
+    """REQUIRED_TEXT for the names the sandbox has now (`cov` from coverage())."""
+    out = []
+    for family, (present, _) in cov.items():
+        if not present:
+            continue
+        line = "tf:" if family == "top-level" else f"{family}:"
+        prefix = "" if family == "top-level" else family + "."
+        for name in present:
+            word = name[len(prefix):]
+            if len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = "   "
+            line += " " + word
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_the_list_is_tf_115s_and_has_every_family():
+    rows = read_names()
+    families = [f for f, _ in rows]
+    assert NAMES_FILE.read_text().startswith("# TensorFlow 1.15")
+    assert list(dict.fromkeys(families)) == [
+        "top-level", "layers", "data", "metrics", "losses", "estimator", "gfile", "io.gfile",
+        "logging", "math", "random", "io", "debugging", "nn", "nn.rnn_cell", "train",
+        "contrib.layers"]
+    from bench.tf_api_names import FAMILIES              # the script that wrote the list
+    assert list(dict.fromkeys(families)) == [family for family, _, _ in FAMILIES]
+    names = {n for _, n in rows}
+    # names every TF-1 tutorial uses, and private names never listed
+    assert {"cond", "layers.dense", "train.AdamOptimizer", "data.Dataset",
+            "nn.rnn_cell.BasicLSTMCell", "estimator.inputs.numpy_input_fn",
+            "contrib.layers.flatten", "io.gfile.exists"} <= names
+    assert not [n for n in names if any(p.startswith("_") for p in n.split("."))]
+    assert len(names) == len(rows)                            # no name twice
+
+
+def test_has_follows_dotted_names():
+    assert has(tf, "train.AdamOptimizer") and has(tf, "Session")
+    assert not has(tf, "train.NoSuchOptimizer") and not has(tf, "no_such_module.x")
+
+
+def test_coverage_table_is_written_and_required_names_are_present(capsys):
+    cov = coverage()
+    text = table(cov)
+    if not TABLE_FILE.exists() or TABLE_FILE.read_text() != text:
+        TABLE_FILE.write_text(text)
+    with capsys.disabled():
+        print("\n" + text.split("\n## Missing names")[0])
+    listed = {n for _, n in read_names()}
+    assert not [n for n in REQUIRED if n not in listed], "REQUIRED names not in TF 1.15's list"
+    missing = [n for n in REQUIRED if not has(tf, n)]
+    assert not missing, (f"{len(missing)} names the sandbox had when REQUIRED was pinned are "
+                         f"gone: {', '.join(missing)}")
+    have = sum(len(p) for p, _ in cov.values())
+    assert have >= len(REQUIRED)
+
+
+# -- the corpus's table (bench/bench_corpus.py) shows why a program failed, and goes on ------
+
+def test_the_corpus_table_shows_the_first_line_of_a_failure():
+    from bench.bench_corpus import failure_reason, rows_of, run_program
+    traceback = ("Traceback (most recent call last):\n"
+                 '  File "prog.py", line 3, in <module>\n'
+                 "    tf.layers.dense(x, 10)\n"
+                 "AttributeError: module 'sandbox.layers' has no attribute 'dense'\n"
+                 "second line of the message\n")
+    assert failure_reason("Warning: noise\n" + traceback, 1) == \
+        "AttributeError: module 'sandbox.layers' has no attribute 'dense'"
+    assert failure_reason("", 3) == "exit code 3"
+    assert failure_reason("worker 1 died\n", 1) == "worker 1 died"
+    gone = run_program("/no/such/python", "mnist_mlp_layers", "sandbox", 1, None, 10)
+    assert not gone["ok"] and gone["error"].startswith("cannot start /no/such/python")
+    row, = rows_of({"mnist_mlp_layers": (gone, None)})
+    assert row["sandbox"] == "FAILED" and row["sb acc"] == "-"
+    assert row["why / note"].startswith("cannot start") and "no TensorFlow" in row["why / note"]
+
+
+def test_required_reads_families_and_the_top_level():
+    assert required("tf: cond Session\nlayers: dense\n   conv2d\nnn.rnn_cell: LSTMCell") == [
+        "cond", "Session", "layers.dense", "layers.conv2d", "nn.rnn_cell.LSTMCell"]
+    cov = {"top-level": (["cond"], ["case"]),
+           "io.gfile": (["io.gfile.exists", "io.gfile.glob"], [])}
+    assert required(pin_text(cov)) == ["cond", "io.gfile.exists", "io.gfile.glob"]
+
+
+if __name__ == "__main__":
+    import sys
+    print(pin_text(coverage()) if "--pin" in sys.argv else table(coverage()))
