@@ -37,3 +37,5 @@ from .ops.rnn import (  # noqa: F401
 )
 from .ops import rnn_cell  # noqa: F401
 from .ops.conv3d_ops import conv3d, conv3d_transpose, max_pool3d, avg_pool3d  # noqa: F401
+from .ops.space_ops import depth_to_space, space_to_batch, space_to_depth  # noqa: F401
+from .ops.conv_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa: F401

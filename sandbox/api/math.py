@@ -36,8 +36,19 @@ from ..ops.math_extra_ops import (  # noqa: F401
     erfc, is_non_decreasing, is_strictly_increasing, log_sigmoid, multiply_no_nan, reciprocal_no_nan, reduce_euclidean_norm, reduce_std,
     reduce_variance, segment_sum, sinh, tan, unsorted_segment_sum, xdivy, xlogy,
 )
+from ..ops.special_math_ops import (  # noqa: F401
+    betainc, digamma, igamma, igammac, lbeta, lgamma, polygamma, zeta,
+)
+from ..ops.segment_ops import (  # noqa: F401
+    bincount, segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_max,
+    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
+)
 
 __all__ = [
+    "betainc", "bincount", "digamma", "igamma", "igammac", "lbeta", "lgamma", "polygamma",
+    "segment_max", "segment_mean", "segment_min", "segment_prod", "unsorted_segment_max",
+    "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
+    "unsorted_segment_sqrt_n", "zeta",
     "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh",
     "atan", "atan2", "atanh", "is_non_decreasing", "is_strictly_increasing",
     "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "divide",

@@ -7,14 +7,17 @@ api/_v1/random/__init__.py): the TF-2 names of the random ops of sandbox/ops/ran
 `normal`, `uniform`, `shuffle` are tf.random_normal, tf.random_uniform, tf.random_shuffle;
 `categorical` is tf.multinomial with TF 2's argument name `dtype` for the output type.
 
-Not here (TF 1.15 has them): gamma, poisson, the stateless_* ops and the candidate samplers.
+`gamma` and `poisson` are tf.random_gamma and tf.random_poisson (NumPy's numbers, not TF's).
+Not here (TF 1.15 has them): the stateless_* ops and the candidate samplers.
 """
 from ..ops.random_ops import (  # noqa: F401
     get_seed, multinomial, random_normal as normal, random_shuffle as shuffle,
     random_uniform as uniform, set_random_seed, truncated_normal,
 )
 
-__all__ = ["categorical", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
+from ..ops.random_extra_ops import random_gamma as gamma, random_poisson as poisson  # noqa: F401
+
+__all__ = ["categorical", "gamma", "poisson", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
            "truncated_normal", "uniform"]
 
 

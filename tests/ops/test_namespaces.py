@@ -272,3 +272,15 @@ def test_avg_pool_lrn_moments_batch_normalization_match_numpy():
     expect = (x - x.mean((0, 1, 2))) / np.sqrt(x.var((0, 1, 2)) + 1e-3) * [1, 2, .5] + \
         [.1, .2, .3]
     np.testing.assert_allclose(r["bn"], expect, rtol=1e-4, atol=1e-5)
+
+
+def test_namespaces_reach_the_ops_by_their_tf_names():
+    # TF 1.15 lists these in tf.math, tf.random and tf.nn as well as (most) at the top level.
+    assert tf.math.lgamma is tf.lgamma and tf.math.segment_max is tf.segment_max
+    assert tf.math.unsorted_segment_sqrt_n is tf.unsorted_segment_sqrt_n
+    assert tf.math.bincount is tf.bincount and tf.math.zeta is tf.zeta
+    assert tf.random.gamma is tf.random_gamma and tf.random.poisson is tf.random_poisson
+    assert tf.nn.depth_to_space is tf.depth_to_space and tf.nn.space_to_batch is tf.space_to_batch
+    assert tf.nn.avg_pool2d is tf.nn.avg_pool and tf.nn.max_pool2d is tf.nn.max_pool
+    for name in tf.math.__all__ + tf.random.__all__:
+        assert getattr(tf.math if name in tf.math.__all__ else tf.random, name) is not None
