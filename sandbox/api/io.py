@@ -21,13 +21,14 @@ import types as _types
 
 from ..ops.data_flow_ops import QueueBase, RandomShuffleQueue  # noqa: F401
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
+from ..ops.parsing_csv_ops import decode_csv  # noqa: F401
 from ..ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, VarLenFeature, parse_example, parse_single_example)
 from ..platform import gfile as _gfile
 from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
 
-__all__ = ["QueueBase", "RandomShuffleQueue", "decode_raw", "gfile", "matching_files",
+__all__ = ["QueueBase", "RandomShuffleQueue", "decode_csv", "decode_raw", "gfile", "matching_files",
            "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
            "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
            "parse_example", "parse_single_example"]
