@@ -65,6 +65,7 @@ SANDBOX_PLACES = {
     "sandbox.cluster": "cluster",
     "sandbox.experiments": "experiments",
     "sandbox.widgets": "widgets",
+    "sandbox.testing": "widgets",        # the pytest plugin: starts clusters for checks
     "sandbox.demo": "widgets",           # the showcase: runs Experiments, draws the pictures
     "sandbox.__main__": "widgets",       # `python -m sandbox demo | task`
 }
