@@ -21,6 +21,8 @@ from .client.config import *                         # noqa: F401,F403  tf.Confi
 from .client.session import Session, InteractiveSession, get_default_session
 from .ops.constant_op import *                       # noqa: F401,F403
 from .ops.control_flow_ops import *                  # noqa: F401,F403
+from .ops.cond_v2 import cond, case                  # noqa: F401  (functional If: ops/cond_v2.py)
+from .ops.while_v2 import while_loop                 # noqa: F401
 from .ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized, \
     scatter_update, scatter_add, scatter_sub, scatter_mul, scatter_div, scatter_max, \
     scatter_min, scatter_nd_update, scatter_nd_add, scatter_nd_sub

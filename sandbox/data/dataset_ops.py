@@ -41,19 +41,11 @@ from ..ops.dataset_function import trace_function
 from ..ops.dataset_pipeline import GENERATORS
 from ..ops.random_ops import get_seed
 from . import nest
+from .iterator_ops import make_initializable_iterator, make_one_shot_iterator
+from .nest import Spec as _Spec
 
 __all__ = ["Dataset", "DatasetV1", "get_output_types", "get_output_shapes",
            "get_output_classes"]
-
-
-class _Spec:
-    """One component of an element: dtype and static shape."""
-
-    __slots__ = ("dtype", "shape")
-
-    def __init__(self, dtype, shape):
-        self.dtype = dtype
-        self.shape = TensorShape(shape)
 
 
 def _normalize(value, what):
@@ -217,12 +209,10 @@ class DatasetV1:
     # -- iterators --------------------------------------------------------------------------
     def make_one_shot_iterator(self):
         """An iterator that needs no initializer (see tf.data.make_one_shot_iterator)."""
-        from .iterator_ops import make_one_shot_iterator
         return make_one_shot_iterator(self)
 
     def make_initializable_iterator(self, shared_name=None):
         """An iterator to start with `sess.run(iterator.initializer)` (again to restart)."""
-        from .iterator_ops import make_initializable_iterator
         return make_initializable_iterator(self, shared_name)
 
 

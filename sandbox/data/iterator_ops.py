@@ -27,7 +27,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.dataset_function import subgraph_function
 from . import nest
-from .dataset_ops import DatasetV1, _Spec
+from .nest import Spec as _Spec
 
 __all__ = ["Iterator", "make_one_shot_iterator", "make_initializable_iterator"]
 
@@ -94,7 +94,7 @@ class Iterator:
 
     def make_initializer(self, dataset, name=None):
         """An op that starts this iterator on `dataset` (it must have the same structure)."""
-        if not isinstance(dataset, DatasetV1):
+        if not callable(getattr(dataset, "_plan", None)):      # (a DatasetV1)
             raise TypeError(f"make_initializer takes a tf.data.Dataset, got "
                             f"{type(dataset).__name__}.")
         if nest.flatten(dataset.output_types) != nest.flatten(self.output_types):

@@ -7,6 +7,8 @@ sorted keys. As in tf.data (and unlike tf.nest), a *list* is not a structure: it
 tensor's value (`from_tensor_slices([1, 2, 3])` slices one tensor).
 """
 
+from ..framework.tensor_shape import TensorShape
+
 __all__ = ["is_sequence", "flatten", "pack_sequence_as", "map_structure"]
 
 
@@ -53,3 +55,13 @@ def pack_sequence_as(structure, flat):
 
 def map_structure(fn, structure):
     return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
+
+
+class Spec:
+    """One component of an element: dtype and static shape (TF's TensorSpec)."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype, shape):
+        self.dtype = dtype
+        self.shape = TensorShape(shape)

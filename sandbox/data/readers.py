@@ -19,7 +19,8 @@ the sandbox reads them in one thread.
 """
 from ..framework import dtypes as _dtypes
 from ..framework.tensor import Tensor, convert_to_tensor
-from .dataset_ops import DatasetV1, _Spec
+from .dataset_ops import DatasetV1
+from .nest import Spec as _Spec
 
 __all__ = ["TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset"]
 

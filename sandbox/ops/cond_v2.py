@@ -46,6 +46,7 @@ from ..framework.graph import get_default_graph
 from ..framework.op_def import OpDef
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from .control_flow_ops import identity
 from .func_graph import (FuncGraph, assert_same_structure, flatten, pack_sequence_as, refresh,
                          to_output_tensors)
 
@@ -320,7 +321,6 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 def _pass_through(structure):
     """Every tensor of `structure` through an Identity made here (inside the current control
     dependencies, so that returning an outer tensor still waits for them)."""
-    from .control_flow_ops import identity
     return pack_sequence_as(structure, [identity(t) for t in to_output_tensors(structure,
                                                                               "fn")])
 

@@ -7,8 +7,8 @@ device scope, is how a value is moved to another device); `stop_gradient` hides 
 `tf.gradients`.
 
 Control flow proper -- tf.cond, tf.case, tf.while_loop -- is made of functional ops, each in a
-module of its own: cond_v2.py (If) and while_v2.py (While); their names are re-exported here,
-where TF 1.15 defines them.
+module of its own: cond_v2.py (If) and while_v2.py (While), built on the ops here (the facade
+takes tf.cond, tf.case and tf.while_loop from there).
 """
 import builtins
 
@@ -17,8 +17,7 @@ from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, convert_to_tensor
 
-__all__ = ["no_op", "group", "identity", "tuple", "stop_gradient", "cond", "case",
-           "while_loop"]
+__all__ = ["no_op", "group", "identity", "tuple", "stop_gradient"]
 
 
 class NoOp(OpDef):
@@ -97,6 +96,3 @@ def stop_gradient(input, name=None):  # noqa: A002 -- TF's name
     return apply_op("StopGradient", [x], {"T": x.dtype.base_dtype}, name=name or "StopGradient",
                     output_dtypes=[x.dtype.base_dtype])
 
-
-from .cond_v2 import case, cond  # noqa: E402 -- control flow proper, built on the ops above
-from .while_v2 import while_loop  # noqa: E402

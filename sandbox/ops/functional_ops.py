@@ -12,6 +12,7 @@ are the same, but `elems` must not be empty (the error says so), and `fn` is bui
 from ..framework.graph import get_default_graph
 from ..framework.tensor import convert_to_tensor
 from .func_graph import flatten, pack_sequence_as
+from .while_v2 import while_loop
 
 __all__ = ["map_fn", "foldl", "foldr", "scan"]
 
@@ -51,7 +52,6 @@ def _stacked_loop(fn, flat, elems, first, with_acc):
     from ..framework.tensor_shape import TensorShape
     from .array_ops import expand_dims
     from .constant_op import constant
-    from .control_flow_ops import while_loop
     from .slicing_ops import concat
     n = _length(flat, "")
     first_flat = [convert_to_tensor(t) for t in flatten(first)]
@@ -108,7 +108,6 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """fn(...fn(fn(initializer, elems[0]), elems[1])..., elems[n-1])."""
     from .constant_op import constant
-    from .control_flow_ops import while_loop
     g = get_default_graph()
     with g.name_scope(name or "foldl"):
         flat = _elems(elems)

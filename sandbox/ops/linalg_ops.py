@@ -30,61 +30,13 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from ..framework.tensor_util import constant_value, int_tensor, shape_text
 from . import array_ops, basic_math_ops, math_ops, reduction_ops
+from .linalg_base import _check_float, _matrix_shape, _square_kernel, _square_shape, _unary
 from .matmul_ops import matmul
+from .matrix_decomposition_ops import cholesky, svd
 
 __all__ = ["eye", "norm", "tensordot", "matrix_inverse", "matrix_determinant", "matrix_solve",
            "matrix_triangular_solve", "cholesky_solve", "matrix_solve_ls", "cross"]
 
-_FLOATS = (_dtypes.float16, _dtypes.float32, _dtypes.float64)
-
-
-def _check_float(op_type, x, arg="input"):
-    if x.dtype.base_dtype not in _FLOATS:
-        raise TypeError(f"Value passed to parameter '{arg}' has DataType "
-                        f"{x.dtype.base_dtype.name} not in list of allowed values: float64, "
-                        f"float32, float16 (op {op_type}, tensor {x.name!r}). Use tf.cast to "
-                        "convert it.")
-
-
-def _matrix_shape(shape, square=False, what="input"):
-    """(batch dims, rows, cols) of a static shape [..., M, N]; ValueError as TF's shape fns."""
-    if shape.ndims is None:
-        return None, None, None
-    if shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {shape.ndims}")
-    dims = shape.as_list()
-    m, n = dims[-2], dims[-1]
-    if square and m is not None and n is not None and m != n:
-        raise ValueError(f"Dimensions must be equal, but are {m} and {n}")
-    return dims[:-2], m, n
-
-
-def _square_shape(op):
-    _matrix_shape(op.inputs[0].get_shape(), square=True)
-    return op.inputs[0].get_shape()
-
-
-def _adjoint(x):
-    """The transpose of the innermost two dimensions (real dtypes only: no conjugate)."""
-    return array_ops.matrix_transpose(x)
-
-
-def _unary(op_type, x, name, attrs=None, n_out=1):
-    with name_scope(name, op_type, [x]) as scope:
-        x = convert_to_tensor(x, name="input")
-        _check_float(op_type, x)
-        dtype = x.dtype.base_dtype
-        return apply_op(op_type, [x], {"T": dtype, **(attrs or {})}, name=scope,
-                        output_dtypes=[dtype] * n_out)
-
-
-def _square_kernel(x, what):
-    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise errors.InvalidArgumentError(None, None, f"{what}: input must be a (batch of) "
-                                          f"square matrices, got shape {shape_text(x.shape)}")
-
-
-# -- eye --------------------------------------------------------------------------------
 
 class Eye(OpDef):
     """A batch of num_rows x num_columns identity matrices. (A sandbox op: TF builds eye from
@@ -167,7 +119,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: 
                     raise ValueError("norm with ord=2 over two axes needs a known rank")
                 rest = [i for i in builtins.range(rank) if i not in axis]
                 perm = rest + axis
-                from .matrix_decomposition_ops import svd   # (it imports this module)
                 s = svd(array_ops.transpose(x, perm), compute_uv=False)
                 result = array_ops.expand_dims(reduction_ops.reduce_max(s, -1, keepdims=True),
                                                -1)
@@ -440,7 +391,6 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The X minimising ||matrix X - rhs||^2 + l2_regularizer ||X||^2. fast=True (the
     default) solves the normal equations with a Cholesky decomposition, from graph ops (so
     it has a gradient, as TF's); fast=False uses NumPy's lstsq (no gradient, as in TF)."""
-    from .matrix_decomposition_ops import cholesky    # (it imports this module)
     with name_scope(name, "matrix_solve_ls", [matrix, rhs, l2_regularizer]) as scope:
         a = convert_to_tensor(matrix, name="matrix")
         _check_float("MatrixSolveLs", a, "matrix")

@@ -28,7 +28,7 @@ from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from ..framework.tensor_util import shape_text
 from . import array_ops
-from .linalg_ops import _matrix_shape, _square_kernel, _square_shape, _unary
+from .linalg_base import _matrix_shape, _square_kernel, _square_shape, _unary
 from .matmul_ops import matmul
 
 __all__ = ["cholesky", "qr", "svd", "self_adjoint_eig", "self_adjoint_eigvals"]

@@ -43,7 +43,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_bundle import atomic_write
 from ..runtime import wire
 
-__all__ = ["write_meta_graph", "read_meta_graph", "META_MAGIC", "import_meta_graph",
+__all__ = ["write_meta_graph", "read_meta_graph", "META_MAGIC", "import_scoped_meta_graph",
            "graph_extras", "VARIABLE_COLLECTIONS"]
 
 META_MAGIC = b"SBXMETA1"
@@ -125,11 +125,12 @@ def graph_extras(graph, ops, collection_keys):
 
 # -- reading a meta graph back into a graph ---------------------------------------------------
 
-def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
-                      input_map=None, **kwargs):
+def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
+                             input_map=None, **kwargs):
     """Adds the graph of a meta graph (a `.meta` path, or the dict export_meta_graph returns)
-    to the default graph, restores its collections, and returns a Saver for it (None when the
-    graph has neither a saver nor variables). See the module docstring.
+    to the default graph and restores its collections; returns its SaverDef as a dict, names
+    under `import_scope`, or None (tf.train.import_meta_graph, train/saver.py, makes the
+    Saver -- as TF's saver.py does over its meta_graph.py). See the module docstring.
 
     input_map {name in the meta graph ('x:0'): Tensor of the default graph}: the imported ops
     read that tensor instead (e.g. to put a new input pipeline in front of a saved model)."""
@@ -157,7 +158,14 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
                              f"{tensor!r}.")
     _import_ops(graph, meta, clear_devices, prefix, input_map)
     _import_collections(graph, meta, prefix, keep)
-    return _saver_for(graph, meta, prefix)
+    saver_def = meta.get("saver_def")
+    if not saver_def:
+        return None
+    saver_def = dict(saver_def)
+    for key in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+        if saver_def.get(key):
+            saver_def[key] = _rename(saver_def[key], prefix)
+    return saver_def
 
 
 def _rename(name, prefix):
@@ -291,19 +299,3 @@ def _import_collections(graph, meta, prefix, keep):
                     continue
             if item not in graph.get_collection(key):
                 graph.add_to_collection(key, item)
-
-
-def _saver_for(graph, meta, prefix):
-    from .saver import Saver, SaverDef
-    saver_def = meta.get("saver_def")
-    if saver_def:
-        saver_def = dict(saver_def)
-        for key in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
-            if saver_def.get(key):
-                saver_def[key] = _rename(saver_def[key], prefix)
-        return Saver(saver_def=SaverDef.from_dict(saver_def))
-    from ..ops.variables import global_variables
-    if global_variables() or graph.get_collection("saveable_objects"):
-        return Saver()
-    _log.info("Saver not created because there are no variables in the graph to restore")
-    return None

@@ -38,7 +38,8 @@ from ..ops import io_ops
 from ..framework import tensor_bundle
 from ..version import __version__
 from . import checkpoint_management
-from .meta_graph import graph_extras, import_meta_graph, write_meta_graph as _write_meta_graph
+from .meta_graph import graph_extras, import_scoped_meta_graph, \
+    write_meta_graph as _write_meta_graph
 
 __all__ = ["Saver", "SaverDef", "export_meta_graph", "import_meta_graph"]
 
@@ -521,3 +522,19 @@ def _get_saver_or_default():
     saver = Saver(sharded=True, allow_empty=True)
     get_default_graph().add_to_collection(GraphKeys.SAVERS, saver)
     return saver
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
+                      input_map=None, **kwargs):
+    """tf.train.import_meta_graph: adds a meta graph's ops and collections to the default graph
+    (train/meta_graph.py) and returns a Saver for them -- the saved SaverDef's, else a new one
+    over the variables, else None when there is nothing to restore."""
+    saver_def = import_scoped_meta_graph(meta_graph_or_file, clear_devices, import_scope,
+                                         input_map, **kwargs)
+    if saver_def:
+        return Saver(saver_def=SaverDef.from_dict(saver_def))
+    from ..ops.variables import global_variables
+    if global_variables() or get_default_graph().get_collection("saveable_objects"):
+        return Saver()
+    _log.info("Saver not created because there are no variables in the graph to restore")
+    return None
