@@ -9,7 +9,6 @@ from ..framework.graph import name_scope
 from ..framework.op_def import apply_op
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_util import shape_text
-from . import array_ops
 
 __all__ = []
 
