@@ -117,7 +117,7 @@ class QueueRunner:
         """One thread: runs `enqueue_op` until the coordinator stops or the input ends."""
         decremented = False
         try:
-            enqueue_callable = sess.make_callable(enqueue_op)
+            enqueue_callable = self._enqueue_callable(sess, enqueue_op)
             while True:
                 if coord and coord.should_stop():
                     break
@@ -146,6 +146,11 @@ class QueueRunner:
             if not decremented:
                 with self._lock:
                     self._runs_per_session[sess] -= 1
+
+    def _enqueue_callable(self, sess, enqueue_op):
+        """What a thread calls to enqueue once (the estimator's input runner feeds values
+        too: estimator/inputs/queues.py)."""
+        return sess.make_callable(enqueue_op)
 
     def _close_on_stop(self, sess, cancel_op, coord):
         """Waits for the stop request, then closes the queue and cancels pending enqueues."""

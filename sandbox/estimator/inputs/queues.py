@@ -19,7 +19,6 @@ The queue and its threads are added to the graph's QUEUE_RUNNERS collection, so 
 MonitoredSession the Estimator creates starts them (and stops them when it closes).
 """
 import random
-import threading
 
 import numpy as np
 
@@ -86,8 +85,11 @@ class _FeedingQueueRunner(queue_runner.QueueRunner):
 
     def __init__(self, queue=None, enqueue_ops=None, close_op=None, cancel_op=None,
                  feed_fns=None, queue_closed_exception_types=None):
+        # The data is exhausted (OutOfRange from a feed_fn) or the queue was cancelled: the
+        # last thread closes the queue, so the reader drains it and then gets OutOfRangeError.
         super().__init__(queue, enqueue_ops, close_op, cancel_op,
-                         queue_closed_exception_types=queue_closed_exception_types)
+                         queue_closed_exception_types=queue_closed_exception_types or
+                         (errors.OutOfRangeError, errors.CancelledError))
         if feed_fns is None:
             self._feed_fns = [None for _ in enqueue_ops]
         else:
@@ -96,64 +98,12 @@ class _FeedingQueueRunner(queue_runner.QueueRunner):
             raise ValueError("If feed_fns is not None, it must have the same length as "
                              "enqueue_ops.")
 
-    def _run(self, sess, enqueue_op, feed_fn, coord=None):
-        """One thread: feeds and runs `enqueue_op` until the data or the coordinator stops."""
-        decremented = False
-        try:
-            while True:
-                if coord and coord.should_stop():
-                    break
-                try:
-                    feed_dict = None if feed_fn is None else feed_fn()
-                    sess.run(enqueue_op, feed_dict=feed_dict)
-                except (errors.OutOfRangeError, errors.CancelledError):
-                    # The data is exhausted (or the queue cancelled): the last thread closes
-                    # the queue, so the reader drains it and then gets OutOfRangeError.
-                    with self._lock:
-                        self._runs_per_session[sess] -= 1
-                        decremented = True
-                        if self._runs_per_session[sess] == 0:
-                            try:
-                                sess.run(self._close_op)
-                            except Exception as e:
-                                _log.debug("Ignored exception: %s", e)
-                    return
-        except Exception as e:
-            if coord:
-                coord.request_stop(e)
-            else:
-                _log.error("Exception in QueueRunner: %s", e)
-                with self._lock:
-                    self._exceptions_raised.append(e)
-                raise
-        finally:
-            if not decremented:
-                with self._lock:
-                    self._runs_per_session[sess] -= 1
-
-    def create_threads(self, sess, coord=None, daemon=False, start=False):
-        """One feeding thread per enqueue op, plus (with a coordinator) the thread that
-        cancels the queue on a stop request."""
-        with self._lock:
-            if self._runs_per_session.get(sess, 0) > 0:
-                return []
-            self._runs_per_session[sess] = len(self._enqueue_ops)
-            self._exceptions_raised = []
-        threads = [threading.Thread(target=self._run, args=(sess, op, fn, coord),
-                                    name=f"FeedingQueueRunner-{self.name}-{i}")
-                   for i, (op, fn) in enumerate(zip(self._enqueue_ops, self._feed_fns))]
-        if coord:
-            threads.append(threading.Thread(target=self._close_on_stop,
-                                            args=(sess, self._cancel_op, coord),
-                                            name=f"FeedingQueueRunner-{self.name}-close"))
-        for t in threads:
-            if coord:
-                coord.register_thread(t)
-            if daemon:
-                t.daemon = True
-            if start:
-                t.start()
-        return threads
+    def _enqueue_callable(self, sess, enqueue_op):
+        """Runs the enqueue op with its thread's feed_fn() as feed_dict."""
+        feed_fn = self._feed_fns[self._enqueue_ops.index(enqueue_op)]
+        if feed_fn is None:
+            return super()._enqueue_callable(sess, enqueue_op)
+        return lambda: sess.run(enqueue_op, feed_dict=feed_fn())
 
 
 def enqueue_data(data, capacity, shuffle=False, min_after_dequeue=None, num_threads=1,
