@@ -179,34 +179,36 @@ class _Transpose:
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
                          trainable=trainable, name=name, **kwargs)
 
-
-class Conv2DTranspose(_Transpose, Conv2D):
-    """Transposed 2-D convolution ("deconvolution"): the gradient of a conv2d used as a layer;
-    it makes an image larger, e.g. twice the height and width with strides=2, padding='same'.
-    The kernel is [kh, kw, filters, in_channels]."""
-
     def build(self, input_shape):
-        if TensorShape(input_shape).ndims != 4:
-            raise ValueError(f"Inputs should have rank 4. Received input shape: "
-                             f"{TensorShape(input_shape)}")
+        ndim = self.rank + 2
+        if TensorShape(input_shape).ndims != ndim:
+            raise ValueError(self._rank_message.format(ndim, TensorShape(input_shape)))
         input_dim = self._input_dim(input_shape)
         self.kernel = self._weight("kernel", list(self.kernel_size) + [self.filters, input_dim],
                                    self.kernel_initializer, self.kernel_regularizer,
                                    self.kernel_constraint)
         self._add_bias()
-        self.input_spec = InputSpec(ndim=4, axes={-1: input_dim})
+        self.input_spec = InputSpec(ndim=ndim, axes={-1: input_dim})
         self.built = True
 
     def _convolve(self, inputs):
-        outputs = conv_ops.conv2d_transpose(inputs, self.kernel,
-                                            _transpose_shape(self, inputs, 2),
-                                            strides=[1, *self.strides, 1],
-                                            padding=self.padding.upper())
+        outputs = self._transpose_op(inputs, self.kernel,
+                                     _transpose_shape(self, inputs, self.rank),
+                                     strides=[1, *self.strides, 1],
+                                     padding=self.padding.upper())
         outputs.set_shape(self.compute_output_shape(inputs.get_shape()))
         return outputs
 
     def compute_output_shape(self, input_shape):
-        return _transpose_static_shape(self, input_shape, 2)
+        return _transpose_static_shape(self, input_shape, self.rank)
+
+
+class Conv2DTranspose(_Transpose, Conv2D):
+    """Transposed 2-D convolution ("deconvolution"): the gradient of a conv2d used as a layer;
+    it makes an image larger, e.g. twice the height and width with strides=2, padding='same'.
+    The kernel is [kh, kw, filters, in_channels]."""
+    _rank_message = "Inputs should have rank {}. Received input shape: {}"   # Keras's words
+    _transpose_op = staticmethod(conv_ops.conv2d_transpose)
 
 
 class Conv3D(_Conv):
@@ -222,29 +224,8 @@ class Conv3D(_Conv):
 class Conv3DTranspose(_Transpose, Conv3D):
     """Transposed 3-D convolution: the gradient of a conv3d used as a layer. The kernel is
     [kd, kh, kw, filters, in_channels]."""
-
-    def build(self, input_shape):
-        if TensorShape(input_shape).ndims != 5:
-            raise ValueError(f"Inputs should have rank 5, received input shape: "
-                             f"{TensorShape(input_shape)}")
-        input_dim = self._input_dim(input_shape)
-        self.kernel = self._weight("kernel", list(self.kernel_size) + [self.filters, input_dim],
-                                   self.kernel_initializer, self.kernel_regularizer,
-                                   self.kernel_constraint)
-        self._add_bias()
-        self.input_spec = InputSpec(ndim=5, axes={-1: input_dim})
-        self.built = True
-
-    def _convolve(self, inputs):
-        outputs = conv3d_ops.conv3d_transpose(inputs, self.kernel,
-                                              _transpose_shape(self, inputs, 3),
-                                              strides=[1, *self.strides, 1],
-                                              padding=self.padding.upper())
-        outputs.set_shape(self.compute_output_shape(inputs.get_shape()))
-        return outputs
-
-    def compute_output_shape(self, input_shape):
-        return _transpose_static_shape(self, input_shape, 3)
+    _rank_message = "Inputs should have rank {}, received input shape: {}"   # (sic, Keras)
+    _transpose_op = staticmethod(conv3d_ops.conv3d_transpose)
 
 
 def _transpose_shape(layer, inputs, rank):
