@@ -8,19 +8,23 @@ file that asks for these fixtures by name -- no conftest, no imports from the re
         cluster = local_cluster(ps=1, worker=2)       # three processes, stopped after the test
         ...                                           # tf.Session(cluster.target("worker", 0))
 
-    def test_the_program_trains(run_tasks):
-        runs = run_tasks("student.py", ps=1, worker=2, args=["--steps=50"])
+    def test_the_program_trains(exercise, run_tasks):
+        runs = run_tasks(exercise("train.py"), ps=1, worker=2, args=["--steps=50"])
         assert runs["worker", 0].returncode == 0
         assert "accuracy" in runs["worker", 0].stdout
 
 `local_cluster(**jobs)` starts a sandbox.cluster.LocalCluster of that shape. `run_tasks` runs a
 TF-1 program the way the tutorials run theirs -- the same script once per task, with
-`--job_name`, `--task_index`, `--ps_hosts` and `--worker_hosts` -- waits for the workers, then
-stops the ps tasks (which `server.join()` forever, as in TensorFlow) and returns every task's
-exit code and output. Whatever a fixture started is gone when the test ends, failed or not.
+`--job_name`, `--task_index`, `--ps_hosts` and `--worker_hosts` (or TF_CONFIG) -- through the
+launcher (sandbox/cluster/launcher.py): it waits for the workers, stops the ps tasks (which
+`server.join()` forever, as in TensorFlow) and returns every task's exit code and output.
+`run_program` runs a one-process program. `exercise(name)` finds the student's file: beside
+the check file, or in `--exercise-dir DIR` (a student's hand-in), or in `solutions/` beside the
+check file with `--solutions` (a teacher checking the checks). Whatever a fixture started is
+gone when the test ends, failed or not.
 """
-import collections
 import os
+import pathlib
 import signal
 import socket
 import subprocess
@@ -28,9 +32,16 @@ import sys
 
 import pytest
 
-__all__ = ["TaskRun", "free_port", "local_cluster", "run_tasks"]
+__all__ = ["TaskRun", "free_port", "local_cluster", "run_tasks", "run_program", "exercise"]
 
-TaskRun = collections.namedtuple("TaskRun", "returncode stdout stderr")
+
+def __getattr__(name):
+    # pytest loads this plugin in every run of this Python; the sandbox itself is imported
+    # only when a test asks for it.
+    if name == "TaskRun":
+        from .cluster.launcher import TaskRun
+        return TaskRun
+    raise AttributeError(f"module 'sandbox.testing' has no attribute {name!r}")
 
 
 def free_port():
@@ -38,6 +49,37 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("sandbox", "sandbox exercise checks")
+    group.addoption("--solutions", action="store_true", default=False,
+                    help="check the reference solutions (solutions/ beside each check file) "
+                         "instead of the students' files")
+    group.addoption("--exercise-dir", default=None, metavar="DIR",
+                    help="check the exercise files found in DIR (a student's hand-in)")
+
+
+@pytest.fixture
+def exercise(request):
+    """`exercise("exercise_1_counter.py")` -> the path of the file to check (see the module
+    docstring); fails the test, saying where it looked, when the file is missing."""
+    here = pathlib.Path(str(request.node.path)).parent
+    if request.config.getoption("exercise_dir"):
+        folder = pathlib.Path(request.config.getoption("exercise_dir")).resolve()
+    elif request.config.getoption("solutions"):
+        folder = here / "solutions"
+    else:
+        folder = here
+
+    def find(name):
+        path = folder / name
+        if not path.exists():
+            pytest.fail(f"exercise file {name} not found in {folder} (--exercise-dir and "
+                        f"--solutions choose where the checks look)", pytrace=False)
+        return path
+
+    return find
 
 
 @pytest.fixture
@@ -59,56 +101,57 @@ def local_cluster():
 
 @pytest.fixture
 def run_tasks():
-    """`run_tasks(program, ps=1, worker=2, args=(), timeout=120, env=None)` -> {(job, index):
-    TaskRun}: the program run once per task on free local ports."""
-    running = []
+    """`run_tasks(program, ps=1, worker=2, args=(), timeout=120, env=None, chief=0,
+    evaluator=0, tf_config=False)` -> {(job, index): TaskRun}: the program run once per task
+    on free local ports."""
+    from .cluster.launcher import Launch
+    launched = []
 
-    def run(program, ps=1, worker=2, args=(), timeout=120.0, env=None):
-        hosts = {job: ",".join(f"localhost:{free_port()}" for _ in range(n))
-                 for job, n in (("ps", ps), ("worker", worker))}
-        command = [sys.executable, str(program), f"--ps_hosts={hosts['ps']}",
-                   f"--worker_hosts={hosts['worker']}", *args]
-        tasks = {}
-        for job, n in (("ps", ps), ("worker", worker)):
-            for index in range(n):
-                process = subprocess.Popen(
-                    command + [f"--job_name={job}", f"--task_index={index}"],
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                    env=dict(os.environ, **(env or {})), start_new_session=True)
-                running.append(process)
-                tasks[job, index] = process
-        runs = {}
+    def run(program, ps=1, worker=2, args=(), timeout=120.0, env=None, chief=0, evaluator=0,
+            tf_config=False, cwd=None):
+        jobs = {"ps": ps, "chief": chief, "worker": worker, "evaluator": evaluator}
+        started = Launch(program, jobs, args=args, tf_config=tf_config, env=env, cwd=cwd)
+        launched.append(started)
         try:
-            for (job, index), process in tasks.items():
-                if job == "worker":
-                    out, err = process.communicate(timeout=timeout)
-                    runs[job, index] = TaskRun(process.returncode, out, err)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"{program}: the workers did not finish within {timeout} s "
-                                 "(a worker waiting for a task that never started? a session "
-                                 "waits for every task of its cluster)") from None
-        finally:
-            for (job, index), process in tasks.items():
-                if job == "ps":
-                    _stop(process)
-                    out, err = process.communicate()
-                    runs[job, index] = TaskRun(process.returncode, out, err)
-        return runs
+            return started.wait(timeout)
+        except TimeoutError as e:
+            outputs = "\n".join(f"--- {job} {index}:\n{run.stdout[-600:]}{run.stderr[-600:]}"
+                                for (job, index), run in started.results().items())
+            raise AssertionError(f"{program}: {e}\n{outputs}") from None
 
     yield run
-    for process in running:
-        _stop(process)
+    for started in launched:
+        started.stop()
 
 
-def _stop(process):
-    """Ends a task and everything it started (its own process group)."""
-    if process.poll() is None:
+@pytest.fixture
+def run_program():
+    """`run_program(program, args=(), timeout=120, env=None, cwd=None)` -> TaskRun of a
+    one-process program (its whole process group is stopped if it outlives the timeout)."""
+    def run(program, args=(), timeout=120.0, env=None, cwd=None):
+        process = subprocess.Popen(
+            [sys.executable, os.fspath(program), *[str(a) for a in args]],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+            env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})), start_new_session=True)
         try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            process.wait()
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop_group(process)
+            out, err = process.communicate()
+            raise AssertionError(f"{program} did not finish within {timeout} s; its output "
+                                 f"so far:\n{out[-1500:]}{err[-1500:]}") from None
+        finally:
+            _stop_group(process)      # anything it left behind in its group
+        from .cluster.launcher import TaskRun
+        return TaskRun(process.returncode, out, err)
+
+    return run
+
+
+def _stop_group(process):
+    try:
+        os.killpg(process.pid, signal.SIGKILL if process.poll() is None else signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if process.poll() is None:
+        process.wait()

@@ -90,3 +90,38 @@ def test_a_teachers_check_file_outside_the_repository_finds_the_fixtures(tmp_pat
     for pid in (tmp_path / "pids.txt").read_text().split():      # nothing left running
         assert not os.path.exists(f"/proc/{pid}") or \
             open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+
+
+def test_the_exercise_fixture_checks_the_students_file_the_solution_or_a_hand_in(tmp_path):
+    """`exercise(name)` finds the file to check: beside the check file (the student's), in
+    solutions/ with --solutions, or in --exercise-dir; run_program runs it."""
+    (tmp_path / "answer.py").write_text("print('TODO')\n")                 # the starter
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "answer.py").write_text("print(6 * 7)\n")
+    (tmp_path / "hand_in").mkdir()
+    (tmp_path / "hand_in" / "answer.py").write_text("print(42)\n")
+    (tmp_path / "test_answer.py").write_text(textwrap.dedent('''
+        def test_the_answer_is_42(exercise, run_program):
+            run = run_program(exercise("answer.py"), timeout=30)
+            assert run.returncode == 0 and run.stdout.strip() == "42", run.stdout
+
+        def test_a_missing_file_is_named(exercise):
+            exercise("answer.py")
+            exercise("other.py")
+    '''))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+    def outcome(*options):
+        out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              "-rf", "test_answer.py", *options], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+        return out.stdout
+
+    starter = outcome()
+    assert "2 failed" in starter, starter[-2000:]
+    assert "exercise file other.py not found in" in starter
+    solved = outcome("--solutions")
+    assert "1 failed, 1 passed" in solved, solved[-2000:]
+    assert f"not found in {tmp_path / 'solutions'}" in solved
+    handed_in = outcome(f"--exercise-dir={tmp_path / 'hand_in'}")
+    assert "1 failed, 1 passed" in handed_in, handed_in[-2000:]
