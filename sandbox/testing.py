@@ -132,7 +132,7 @@ def run_program():
         process = subprocess.Popen(
             [sys.executable, os.fspath(program), *[str(a) for a in args]],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-            env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})), start_new_session=True)
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}, start_new_session=True)
         try:
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

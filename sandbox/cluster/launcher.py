@@ -109,8 +109,9 @@ class Launch:
         return json.dumps({"cluster": self.cluster, "task": {"type": job, "index": index}})
 
     def _start(self, job, index, args, tf_config, env, python, cwd):
-        environment = dict(os.environ, PYTHONUNBUFFERED="1",
-                           SANDBOX_CLUSTER_SECRET=self.secret, **(env or {}))
+        environment = dict(os.environ)
+        environment.update(PYTHONUNBUFFERED="1", SANDBOX_CLUSTER_SECRET=self.secret)
+        environment.update(env or {})
         command = [python or sys.executable, self.program]
         if tf_config:
             environment["TF_CONFIG"] = self.tf_config(job, index)
