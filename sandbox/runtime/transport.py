@@ -124,9 +124,12 @@ def _handshake(sock, secret, is_server, peer, timeout):
     except (EOFError, OSError) as e:
         if isinstance(e, AuthenticationError):
             raise
+        # A secret that does not match is answered with a FAIL record (below), not a bare
+        # close: a bare close mostly means the task exited, or is exiting, meanwhile.
         raise AuthenticationError(f"{peer} closed the connection during the handshake "
-                                  f"({_reason(e)}); most likely the cluster secret did not "
-                                  f"match. {_HOW_TO_SET}") from None
+                                  f"({_reason(e)}): the task may have exited or be shutting "
+                                  f"down; if it is running, check that it has the cluster "
+                                  f"secret. {_HOW_TO_SET}") from None
 
 
 def _deliver_challenge(sock, secret, deadline, peer):
