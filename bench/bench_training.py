@@ -84,7 +84,7 @@ def _program_rows(acc, tf_python, data_dir, workers, epochs):
                  sandbox=f"{acc:.3f}", baseline=tf_figure,
                  ratio=f"{acc - tf_acc:+.3f}", bar="|diff| <= 0.05",
                  ok=abs(acc - tf_acc) <= 0.05),
-            dict(metric="  lessons/seed_002_mnist.py itself, sandbox vs TF",
+            dict(metric="  bench/seed_002_mnist.py itself, sandbox vs TF",
                  sandbox=each_worker(lesson_accs), baseline=tf_figure,
                  ratio=f"{lesson_acc - tf_acc:+.3f}", bar="|diff| <= 0.05",
                  ok=abs(lesson_acc - tf_acc) <= 0.05)]

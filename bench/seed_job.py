@@ -1,7 +1,7 @@
 """The seed job, built and timed round by round -- the workload of the step benchmarks, written
 once for both sides: the sandbox's (bench_cluster.py, bench_route.py, tests/runtime/test_route.py) and
 TensorFlow's gRPC runtime (tf_step_baseline.py, under a Python that has TensorFlow). The TF-1
-program it mirrors is seed 002's between-graph MNIST job (lessons/seed_002_mnist.py): its
+program it mirrors is seed 002's between-graph MNIST job (bench/seed_002_mnist.py): its
 variables on the ps, its compute on the worker.
 
 Every function takes the module `tf` to build with -- `import sandbox as tf` or TensorFlow's

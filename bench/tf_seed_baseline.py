@@ -1,8 +1,8 @@
 """Seed 002 under real TensorFlow, on this machine, in this run -- a baseline for the training
 benchmark (optional: TensorFlow is not a dependency of the sandbox).
 
-The program is the lesson itself, lessons/seed_002_mnist.py, with its one sandbox line
-`import sandbox as tf` turned back into `import tensorflow.compat.v1 as tf` (plus
+The program is the seed itself, bench/seed_002_mnist.py (lesson 7 teaches from it), with its
+one sandbox line `import sandbox as tf` turned back into `import tensorflow.compat.v1 as tf` (plus
 `tf.disable_eager_execution()`). It runs as the seed runs: one ps process and N worker
 processes on free ports of localhost, the ps killed when the workers are done. Each worker
 prints "Test-Accuracy: 0.66"; the baseline is their mean.
@@ -48,19 +48,19 @@ def tf_seed_accuracies(tf_python, data_dir, workers, epochs=20, timeout=None):
 
 
 def lesson_accuracies(python, data_dir, workers, epochs=20, tensorflow=False, timeout=None):
-    """Test accuracy of each worker (task 0 first) of lessons/seed_002_mnist.py run by `python`
+    """Test accuracy of each worker (task 0 first) of bench/seed_002_mnist.py run by `python`
     as one ps and `workers` worker processes: the lesson as it is (the sandbox), or with
     TensorFlow's import in place of the sandbox's (`tensorflow=True`) -- the same program
     either way. The workers' accuracies differ when they trained for different spans of the
     run: under TensorFlow, a non-chief worker that finds the model not yet initialized sleeps
     30 s (SessionManager's recovery_wait_secs) while the chief trains alone."""
-    source = (REPO / "lessons" / "seed_002_mnist.py").read_text()
+    source = (REPO / "bench" / "seed_002_mnist.py").read_text()
     framework = "TensorFlow" if tensorflow else "the sandbox"
     timeout = timeout or 300 + 30 * epochs * workers
     with tempfile.TemporaryDirectory(prefix="sandbox-seed-program-") as folder:
         program = Path(folder) / "seed_002.py"
         if tensorflow:
-            source = as_tensorflow(source, "lessons/seed_002_mnist.py")
+            source = as_tensorflow(source, "bench/seed_002_mnist.py")
         program.write_text(source)
         ports = [free_port() for _ in range(workers + 1)]
         common = [f"--ps_hosts=localhost:{ports[0]}",

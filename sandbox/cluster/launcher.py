@@ -128,7 +128,7 @@ class Launch:
             reader = threading.Thread(target=self._read, args=(job, index, stream, lines, sink),
                                       daemon=True, name=f"launch-{job}-{index}")
             reader.start()
-            self._readers.append(reader)
+            self._readers.append(((job, index), reader))
 
     def _read(self, job, index, stream, lines, sink):
         for line in stream:
@@ -176,8 +176,9 @@ class Launch:
 
     def results(self):
         """{(job, index): TaskRun} of the tasks so far (returncode None: still running)."""
-        for reader in self._readers:
-            reader.join(timeout=5)
+        for task, reader in self._readers:
+            if self.processes[task].poll() is not None:     # its output is complete
+                reader.join(timeout=5)
         with self._lock:
             return {task: TaskRun(process.poll(), "".join(self._output[task][0]),
                                   "".join(self._output[task][1]))

@@ -107,7 +107,8 @@ _NONCE_BYTES = 32
 
 
 def _handshake(sock, secret, is_server, peer, timeout):
-    """Both challenges; raises AuthenticationError (and leaves closing to the caller)."""
+    """Both challenges; raises AuthenticationError, or ConnectionError if the peer went away
+    (and leaves closing to the caller)."""
     deadline = time.monotonic() + timeout
     try:
         if is_server:
@@ -125,11 +126,12 @@ def _handshake(sock, secret, is_server, peer, timeout):
         if isinstance(e, AuthenticationError):
             raise
         # A secret that does not match is answered with a FAIL record (below), not a bare
-        # close: a bare close mostly means the task exited, or is exiting, meanwhile.
-        raise AuthenticationError(f"{peer} closed the connection during the handshake "
-                                  f"({_reason(e)}): the task may have exited or be shutting "
-                                  f"down; if it is running, check that it has the cluster "
-                                  f"secret. {_HOW_TO_SET}") from None
+        # close: a bare close means the task exited, or is exiting, meanwhile -- the caller
+        # sees an unavailable task, not a refusal.
+        raise ConnectionError(f"{peer} closed the connection during the handshake "
+                              f"({_reason(e)}): the task may have exited or be shutting down; "
+                              f"if it is running, check that it has the cluster secret. "
+                              f"{_HOW_TO_SET}") from None
 
 
 def _deliver_challenge(sock, secret, deadline, peer):

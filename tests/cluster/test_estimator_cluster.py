@@ -2,28 +2,19 @@
 runs the same program and TF_CONFIG says what it does -- the ps holds the variables, the chief
 and the worker train them between-graph, the evaluator evaluates the chief's checkpoints.
 
-Two ways: the tasks of a LocalCluster running the program in their own processes
-(LocalCluster.run_in_task), and lessons/estimator_mnist.py started as four processes with
-TF_CONFIG, as a student starts it in four terminals."""
+Here the tasks of a LocalCluster run the program in their own processes
+(LocalCluster.run_in_task); tests/lessons/test_12_estimator.py starts lesson 12's program as
+four processes with TF_CONFIG, as a student starts it in four terminals."""
 import json
 import os
-import pathlib
-import re
-import signal
-import subprocess
-import sys
 import threading
 
 import numpy as np
 
 import sandbox as tf
-from bench.common import free_port
 from sandbox.cluster import LocalCluster
-from sandbox.runtime.cluster_secret import parse_secret
 from sandbox.runtime.peers import Peers
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-SECRET = "feedfacecafebeef" * 3
 RNG = np.random.RandomState(0)
 X = RNG.rand(64, 3).astype(np.float32)
 Y = X @ np.array([[1.0], [2.0], [3.0]], np.float32)
@@ -141,41 +132,3 @@ def test_train_and_evaluate_on_a_local_cluster(tmp_path, monkeypatch):
     result = local.evaluate(eval_input())
     assert result["global_step"] == saved and result["loss"] < 0.05
     assert any(p.name.startswith("events.out.tfevents") for p in (tmp_path / "eval").iterdir())
-
-
-def test_the_lesson_runs_as_ps_chief_worker_and_evaluator_processes(tmp_path):
-    ports = {job: free_port() for job in ("chief", "worker", "ps")}
-    cluster = {job: [f"localhost:{port}"] for job, port in ports.items()}
-    args = [sys.executable, str(REPO / "lessons" / "estimator_mnist.py"), "--synthetic",
-            f"--model_dir={tmp_path}", "--max_steps=200", "--save_checkpoints_steps=50",
-            "--max_worker_delay_secs=0", "--throttle_secs=0"]
-
-    def start(job):
-        env = dict(os.environ, PYTHONPATH=str(REPO), SANDBOX_CLUSTER_SECRET=SECRET,
-                   TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": job, "index": 0}}))
-        return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
-
-    procs = {job: start(job) for job in ("ps", "chief", "worker", "evaluator")}
-    try:
-        outputs = {job: procs[job].communicate(timeout=120)[0]
-                   for job in ("chief", "worker", "evaluator")}
-        resources = ps_resources(ports["ps"], parse_secret(SECRET))      # the ps still serves
-    finally:
-        for job, p in procs.items():
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM if job == "ps" else signal.SIGKILL)
-        for p in procs.values():
-            p.wait(10)
-    for job, out in outputs.items():
-        assert procs[job].returncode == 0, f"{job}:\n{out[-3000:]}"
-    assert "Task: chief 0 master: 'grpc://localhost:%d' ps tasks: 1" % ports["chief"] \
-        in outputs["chief"]
-    final_step = int(re.search(r"Training done: global_step=(\d+)", outputs["chief"]).group(1))
-    assert 200 <= final_step <= 202             # async: each task may take an extra step
-    assert re.search(r"Training done: global_step=\d+", outputs["worker"])
-    evaluated = re.search(r"Final evaluation: global_step=(\d+) accuracy=([0-9.]+)",
-                          outputs["evaluator"])
-    assert 200 <= int(evaluated.group(1)) <= final_step and float(evaluated.group(2)) > 0.5
-    variables = [name for name, row in resources.items() if row[2] == "Variable"]
-    assert "global_step" in variables and any(name.endswith("kernel") for name in variables)

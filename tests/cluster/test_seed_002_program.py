@@ -22,7 +22,7 @@ def test_seed_002_runs_as_one_ps_and_two_worker_processes(tmp_path):
     ps_hosts = f"localhost:{free_port()}"
     worker_hosts = f"localhost:{free_port()},localhost:{free_port()}"
     env = dict(os.environ, PYTHONPATH=str(REPO), SANDBOX_CLUSTER_SECRET=SECRET)
-    common = [sys.executable, str(REPO / "lessons" / "seed_002_mnist.py"),
+    common = [sys.executable, str(REPO / "bench" / "seed_002_mnist.py"),
               f"--ps_hosts={ps_hosts}", f"--worker_hosts={worker_hosts}",
               f"--data_dir={MNIST_DIR}", "--training_epochs=1", "--learning_rate=0.01",
               f"--logs_path={tmp_path}"]

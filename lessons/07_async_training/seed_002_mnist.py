@@ -1,21 +1,39 @@
-"""Seed 002: between-graph replication on MNIST -- the classic distributed TF-1 example,
-unchanged but for `import sandbox as tf`.
+"""Lesson 7: seed 002 -- asynchronous between-graph training on MNIST, the classic TF-1
+tutorial program (1 ps, N workers, GradientDescent 0.001, batch 100, 20 epochs per worker,
+tf.train.Supervisor), unchanged but for `import sandbox as tf` and four additions marked
+"lesson 7" below: a quick mode, Supervisor(recovery_wait_secs=1), session device_filters, and
+the lines that count this worker's updates and measure how stale its gradients were.
 
-Run one process per task, e.g. in four terminals:
+One command starts the whole cluster (1 ps + 2 workers by default):
 
-    python lessons/seed_002_mnist.py --job_name=ps --task_index=0
-    python lessons/seed_002_mnist.py --job_name=worker --task_index=0
-    python lessons/seed_002_mnist.py --job_name=worker --task_index=1
-    python lessons/seed_002_mnist.py --job_name=worker --task_index=2
+    python lessons/07_async_training/launch.py
+    python lessons/07_async_training/launch.py --worker 3            # 1 ps + 3 workers
 
-(the hosts are set by --ps_hosts / --worker_hosts; --data_dir points at MNIST;
---training_epochs is 20 in the seed). As in TensorFlow, the ps serves until you stop it
-(Ctrl-C); the workers print the test accuracy and exit.
+or, as the tutorial does, one terminal per task (the hosts below are the defaults):
+
+    python lessons/07_async_training/seed_002_mnist.py --job_name=ps --task_index=0
+    python lessons/07_async_training/seed_002_mnist.py --job_name=worker --task_index=0
+    python lessons/07_async_training/seed_002_mnist.py --job_name=worker --task_index=1
+    python lessons/07_async_training/seed_002_mnist.py --job_name=worker --task_index=2
+
+Every worker runs its OWN `--training_epochs` epochs of `--batches_per_epoch` batches, and
+every one of its steps applies one update to the variables on the ps: with N workers the ps
+applies N x epochs x batches updates, and global_step counts them all.
+
+Staleness: `sess.run([train_op, ..., global_step, step_reached])` reads global_step on the ps
+when the step starts, together with the weights the gradient is computed from, and
+step_reached is global_step just after this step's update. Every update in between was
+another worker's: staleness = step_reached - global_step read - 1 (0 with one worker).
+
+SANDBOX_QUICK=1: 1 epoch of 200 batches per worker (instead of 20 epochs of 550).
 """
+import os
 import sys
 import time
 
 import sandbox as tf
+
+QUICK = os.environ.get("SANDBOX_QUICK") == "1"          # lesson 7: a quick mode
 
 flags = tf.app.flags
 flags.DEFINE_string("job_name", "", "Either 'ps' or 'worker'")
@@ -24,7 +42,9 @@ flags.DEFINE_string("ps_hosts", "localhost:2222", "Comma-separated host:port pai
 flags.DEFINE_string("worker_hosts", "localhost:2223,localhost:2224,localhost:2225",
                     "Comma-separated host:port pairs")
 flags.DEFINE_string("data_dir", "data/mnist", "Where the MNIST files are")
-flags.DEFINE_integer("training_epochs", 20, "Epochs per worker")
+flags.DEFINE_integer("training_epochs", 1 if QUICK else 20, "Epochs per worker")
+flags.DEFINE_integer("batches_per_epoch", 200 if QUICK else 0,
+                     "Batches per epoch (0: the whole training set, 550 batches)")
 flags.DEFINE_float("learning_rate", 0.001, "Learning rate")
 flags.DEFINE_string("logs_path", "/tmp/mnist/1", "Where summaries go")
 FLAGS = flags.FLAGS
@@ -44,7 +64,7 @@ def main(_):
     mnist = input_data.read_data_sets(FLAGS.data_dir, one_hot=True)
 
     if FLAGS.job_name == "ps":
-        server.join()           # until a worker stops it (a sandbox server can be stopped)
+        server.join()           # serves the variables until the launcher stops it
     elif FLAGS.job_name == "worker":
         with tf.device(tf.train.replica_device_setter(
                 worker_device="/job:worker/task:%d" % FLAGS.task_index, cluster=cluster)):
@@ -72,6 +92,9 @@ def main(_):
             with tf.name_scope("train"):
                 grad_op = tf.train.GradientDescentOptimizer(learning_rate)
                 train_op = grad_op.minimize(cross_entropy, global_step=global_step)
+                # lesson 7: train_op is global_step's AssignAdd; its output is global_step
+                # just after this step's update (fetching global_step gives it before).
+                step_reached = train_op.outputs[0]
             with tf.name_scope("Accuracy"):
                 correct_prediction = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
                 accuracy = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
@@ -81,21 +104,33 @@ def main(_):
             init_op = tf.global_variables_initializer()
             print("Variables initialized ...")
 
+        # lesson 7: recovery_wait_secs=1 -- a non-chief worker checks every second whether
+        # the chief has initialized the variables (TF's default: every 30 s).
         sv = tf.train.Supervisor(is_chief=(FLAGS.task_index == 0), global_step=global_step,
-                                 init_op=init_op)
+                                 init_op=init_op, recovery_wait_secs=1)
         begin_time = time.time()
         frequency = 100
-        with sv.prepare_or_wait_for_session(server.target) as sess:
+        updates, staleness = 0, []                     # lesson 7
+        # lesson 7: this worker's session needs only the ps and itself (as TF's
+        # mnist_replica.py says). Without device_filters a Session waits for EVERY task of the
+        # cluster -- also for a worker that has already finished and exited.
+        config = tf.ConfigProto(device_filters=[
+            "/job:ps", "/job:worker/task:%d" % FLAGS.task_index])
+        with sv.prepare_or_wait_for_session(server.target, config=config) as sess:
             writer = tf.summary.FileWriter(FLAGS.logs_path, graph=tf.get_default_graph())
             start_time = time.time()
             for epoch in range(training_epochs):
                 batch_count = int(mnist.train.num_examples / batch_size)
+                if FLAGS.batches_per_epoch:                                    # lesson 7
+                    batch_count = min(batch_count, FLAGS.batches_per_epoch)
                 count = 0
                 for i in range(batch_count):
                     batch_x, batch_y = mnist.train.next_batch(batch_size)
-                    _, cost, summary, step = sess.run(
-                        [train_op, cross_entropy, summary_op, global_step],
+                    _, cost, summary, step, reached = sess.run(
+                        [train_op, cross_entropy, summary_op, global_step, step_reached],
                         feed_dict={x: batch_x, y_: batch_y})
+                    updates += 1                                               # lesson 7
+                    staleness.append(int(reached) - int(step) - 1)             # lesson 7
                     writer.add_summary(summary, step)
                     count += 1
                     if count % frequency == 0 or i + 1 == batch_count:
@@ -110,6 +145,12 @@ def main(_):
                 x: mnist.test.images, y_: mnist.test.labels}))
             print("Total Time: %3.2fs" % float(time.time() - begin_time))
             print("Final Cost: %.4f" % cost)
+            # lesson 7: what this worker did to the shared variables
+            print("Updates by this worker: %d" % updates)
+            print("global_step after its last update: %d" % int(reached))
+            print("Staleness: mean %.2f, max %d (other workers' updates between reading the "
+                  "weights and applying the gradient)"
+                  % (sum(staleness) / max(1, len(staleness)), max(staleness or [0])))
             writer.close()
         sv.stop()
         print("done")
