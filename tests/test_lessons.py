@@ -10,7 +10,6 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("lesson, args, expected", [
-    ("hello_local_server.py", [], "Hello, distributed TensorFlow!"),
     ("three_servers.py", [], "the ps reads: 3"),
 ])
 def test_lesson_runs(lesson, args, expected, tmp_path):
