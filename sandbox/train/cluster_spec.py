@@ -167,12 +167,11 @@ def _check_address(job_name, index, address):
 
 
 def _check_cluster(spec):
-    """Validates {job: {index: address}}; returns the same with cleaned, job-sorted entries."""
+    """Validates {job: {index: address}}; returns the same with cleaned entries, the jobs in
+    the order given (as TF keeps them: `jobs` and `as_dict()` in that order, the ClusterDef
+    sorted) and each job's tasks by index."""
     checked = {}
-    for job_name in spec:
-        if not isinstance(_as_text(job_name), str):  # before sorting, which would fail
-            _check_job_name(job_name)
-    for job_name, tasks in sorted(spec.items(), key=lambda kv: str(_as_text(kv[0]))):
+    for job_name, tasks in spec.items():
         name = _check_job_name(job_name)
         if name in checked:
             raise ValueError(f"Job name {name!r} appears twice in the cluster")
@@ -220,8 +219,9 @@ class ClusterSpec:
                     raise ValueError(f"Job name {job_def.name!r} appears twice in the ClusterDef")
                 spec[_as_text(job_def.name)] = job_def.tasks
             self._cluster_spec = _check_cluster(spec)
-        elif isinstance(cluster, ClusterSpec):
-            self._cluster_spec = {job: dict(tasks) for job, tasks in cluster._cluster_spec.items()}
+        elif isinstance(cluster, ClusterSpec):            # through its (sorted) ClusterDef
+            self._cluster_spec = {job: dict(cluster._cluster_spec[job])
+                                  for job in sorted(cluster._cluster_spec)}
         else:
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to "
                             "lists of network addresses, or a `ClusterDef` protocol buffer, "
@@ -274,12 +274,13 @@ class ClusterSpec:
 
     def as_cluster_def(self):
         """Returns a `ClusterDef` for this cluster (jobs and tasks sorted)."""
-        return ClusterDef([JobDef(job, dict(tasks)) for job, tasks in self._cluster_spec.items()])
+        return ClusterDef([JobDef(job, dict(self._cluster_spec[job]))
+                           for job in sorted(self._cluster_spec)])
 
     # -- queries --------------------------------------------------------------------------------
     @property
     def jobs(self):
-        """The job names in this cluster, sorted."""
+        """The job names in this cluster, in the order they were given."""
         return list(self._cluster_spec)
 
     def _job(self, job_name):

@@ -26,7 +26,7 @@ def test_worker(monkeypatch):
     assert r.rpc_layer is None and r.environment == ""
     spec = r.cluster_spec()
     assert isinstance(spec, ClusterSpec)
-    assert spec.jobs == ["chief", "ps", "worker"]  # no evaluator
+    assert spec.jobs == ["chief", "worker", "ps"]  # TF_CONFIG's order; no evaluator
     assert spec.as_dict()["worker"] == CLUSTER["worker"]
     assert r.master() == "grpc://localhost:2224"
     assert r.master("ps", 0) == "grpc://localhost:2225"
@@ -177,7 +177,7 @@ def test_task_from_tf_config(job, index, address):
     spec, job_name, task_index = task_from_tf_config(
         env({"cluster": CLUSTER, "task": {"type": job, "index": index}}))
     assert (job_name, task_index) == (job, index)
-    assert spec.jobs == ["chief", "ps", "worker"]
+    assert spec.jobs == ["chief", "worker", "ps"]
     assert spec.task_address(job_name, task_index) == address
 
 

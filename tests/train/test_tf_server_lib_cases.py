@@ -103,7 +103,7 @@ def test_cluster_spec_accessors():
     assert cluster_spec.num_tasks("worker") == 3
     assert cluster_spec.num_tasks("sparse") == 2
     with pytest.raises(ValueError, match=r"^No such job in cluster: 'unknown'; its jobs are "
-                                         r"\['ps', 'sparse', 'worker'\]$"):
+                                         r"\['ps', 'worker', 'sparse'\]$"):
         cluster_spec.num_tasks("unknown")
     assert cluster_spec.task_address("ps", 0) == "ps0:2222"
     assert cluster_spec.task_address("sparse", 0) == "sparse0:2222"
