@@ -199,8 +199,10 @@ class WorkerService:
             self.abort_step(step_id, errors.ABORTED, f"{self.task} is shutting down.")
 
     def reset(self, containers=None):
+        """TF's Worker::CleanupAll: no container names clears the default container only
+        (DeviceMgr::ClearContainers), as `tf.Session.reset(target)` does in TensorFlow."""
         if not containers:
-            self.resources.clear()
+            self.resources.clear(self.resources.default_container)
         else:
             for c in containers:
                 self.resources.clear(c)

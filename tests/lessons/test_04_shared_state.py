@@ -61,3 +61,25 @@ def test_reset_clears_the_named_containers_and_closes_the_sessions(cluster):
     tf.Session.reset(target, containers=["ps"])           # the ps task's default container
     with tf.Session(target) as sess:
         assert sorted(n.decode() for n in sess.run(uninitialized)) == ["kept", "scratch"]
+
+
+def test_a_reset_without_containers_clears_only_the_default_container():
+    """TF's Worker::CleanupAll clears the default container when no name is given (checked on
+    TensorFlow 2.15.1: a variable in tf.container('experiment') survives)."""
+    import sandbox as tf
+    from sandbox.cluster import LocalCluster
+    with LocalCluster({"ps": 1, "worker": 1}) as cluster:
+        graph = tf.Graph()
+        with graph.as_default():
+            with tf.device("/job:ps/task:0"):
+                tf.Variable(1.0, name="kept")
+                with tf.container("experiment"):
+                    tf.Variable(2.0, name="scratch")
+            init = tf.global_variables_initializer()
+            uninitialized = tf.report_uninitialized_variables()
+        target = cluster.target("worker", 0)
+        with tf.Session(target, graph=graph) as sess:
+            sess.run(init)
+        tf.Session.reset(target)
+        with tf.Session(target, graph=graph) as sess:
+            assert list(sess.run(uninitialized)) == [b"kept"]
