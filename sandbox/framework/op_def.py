@@ -16,6 +16,8 @@ inputs as arrays and its public attributes as keyword arguments. Kernels never m
 inputs; a kernel that needs the task's state (variables, random generators, queues) sets
 `uses_context = True` and receives `(ctx, step, *inputs, **attrs)` -- see runtime/executor.py.
 """
+import contextlib
+
 from . import errors
 from .tensor_shape import TensorShape, unknown_shape
 
@@ -123,7 +125,16 @@ def apply_op(op_type, inputs, attrs=None, name=None, output_dtypes=None, graph=N
         tensors = [convert_to_tensor(t) for t in inputs]
         if output_dtypes is None:
             output_dtypes = [tensors[0].dtype.base_dtype]
-        op = graph.create_op(op_type, tensors, output_dtypes, name=name or op_type, attrs=attrs)
+        # As TF's _apply_op_helper: an op that takes a variable by reference (Assign, the
+        # Apply* updates) is colocated with that variable -- its device and its "loc:@" group.
+        op_def = _REGISTRY.get(op_type)
+        by_reference = op_def.ref_inputs if op_def is not None else ()
+        with contextlib.ExitStack() as colocated:
+            for i in by_reference:
+                if i < len(tensors) and tensors[i].dtype.is_ref:
+                    colocated.enter_context(graph.colocate_with(tensors[i].op))
+            op = graph.create_op(op_type, tensors, output_dtypes, name=name or op_type,
+                                 attrs=attrs)
     if not op.outputs:
         return op
     return op.outputs[0] if len(op.outputs) == 1 else op.outputs

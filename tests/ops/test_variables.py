@@ -120,3 +120,21 @@ def test_initialized_value_orders_initialization():
     with tf.Session() as sess:
         sess.run(w.initializer)
         assert sess.run(w) == 6.0
+
+
+def test_an_op_that_takes_a_variable_by_reference_is_colocated_with_it():
+    """TF's _apply_op_helper colocates an op with its ref inputs: Assign and the Apply* updates
+    get the variable's device and "loc:@" group whatever device scope they are built in
+    (checked on TensorFlow 2.15.1); a read through Identity is not colocated."""
+    with tf.device("/job:ps/task:0"):
+        b = tf.Variable(1.0, name="b")
+    with tf.device("/job:worker/task:0"):
+        assign = tf.assign(b, 2.0)
+        update = tf.train.GradientDescentOptimizer(0.1).minimize(b * b)
+        read = tf.identity(b)
+    assert assign.op.device == "/job:ps/task:0"
+    assert assign.op.colocation_groups() == [b"loc:@b"]
+    applies = [op for op in tf.get_default_graph().get_operations()
+               if op.type == "ApplyGradientDescent"]
+    assert [op.device for op in applies] == ["/job:ps/task:0"] and update is not None
+    assert read.op.device == "/job:worker/task:0"
