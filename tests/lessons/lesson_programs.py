@@ -10,7 +10,7 @@ import tomllib
 
 from sandbox.cluster.launcher import Launch
 
-from conftest import MNIST_DIR, REPO
+from conftest import MNIST_DIR, MNIST_OFFLINE, REPO
 
 LESSONS = REPO / "lessons"
 LESSON_DIRS = sorted(p for p in LESSONS.iterdir() if p.is_dir() and re.match(r"\d\d_", p.name))
@@ -38,10 +38,11 @@ def program_id(item):
 
 
 def quick_env(extra=None):
-    """Short mode, no downloads; full MNIST when this machine has it, else the offline subset."""
+    """Short mode, no downloads; full MNIST when this machine has it (and the tests are not
+    asked for the offline subset, SANDBOX_TEST_MNIST=offline), else the offline subset."""
     env = {"SANDBOX_QUICK": "1", "SANDBOX_MNIST_MIRRORS": "none", "TF_CPP_MIN_LOG_LEVEL": "2",
-           "PYTHONUNBUFFERED": "1"}
-    if (MNIST_DIR / "train-images-idx3-ubyte.gz").exists():
+           "PYTHONUNBUFFERED": "1", "SANDBOX_MNIST_DIR": ""}
+    if not MNIST_OFFLINE and (MNIST_DIR / "train-images-idx3-ubyte.gz").exists():
         env["SANDBOX_MNIST_DIR"] = str(MNIST_DIR)
     env.update(extra or {})
     return env
@@ -82,6 +83,13 @@ def run(lesson, entry, workdir, python=sys.executable, tensorflow=False, timeout
         runs = {("main", 0): TaskRun(out.returncode, out.stdout, out.stderr)}
     stdout = "".join(runs[t].stdout for t in runs)
     return stdout, runs
+
+
+def mnist_sources(runs):
+    """Which MNIST each task read, from the loader's line on stderr: {"full", "offline"}."""
+    said = "".join(r.stderr for r in runs.values())
+    return ({"full"} if re.search(r"MNIST: .* from IDX files", said) else set()) | \
+           ({"offline"} if "from the offline subset" in said else set())
 
 
 def failures(runs):
