@@ -69,8 +69,11 @@ def main(_):
         init_tokens_op = opt.get_init_tokens_op()
         chief_queue_runner = opt.get_chief_queue_runner()
 
-    sess = tf.Session(server.target,
-                      config=tf.ConfigProto(operation_timeout_in_ms=FLAGS.timeout_ms))
+    # device_filters: the session uses the ps and this worker only, so a worker that starts
+    # late does not wait for a chief that has already finished.
+    config = tf.ConfigProto(operation_timeout_in_ms=FLAGS.timeout_ms,
+                            device_filters=["/job:ps", "/job:worker/task:%d" % index])
+    sess = tf.Session(server.target, config=config)
     coord, threads = tf.train.Coordinator(), []
     if is_chief:
         sess.run(init_op)
@@ -82,7 +85,7 @@ def main(_):
             time.sleep(0.2)
         sess.run(opt.local_step_init_op)
 
-    step = 0
+    step = sess.run(global_step)
     try:
         for _ in range((index + 1) * FLAGS.shard):        # TODO: stop at --last_step instead
             batch_x, batch_y = mnist.train.next_batch(100)

@@ -28,6 +28,13 @@ or one terminal per task (the hosts below are the defaults):
              TensorFlow it waits forever; here --timeout_ms (operation_timeout_in_ms) bounds
              the wait, and the worker reports the DeadlineExceededError.
 
+In both, each worker's sessions have device_filters (the ps and the worker itself): a session
+waits for every task it may use, and a worker that creates one after the chief has exited
+would otherwise wait for the chief forever. (In TensorFlow a non-chief MonitoredTrainingSession
+that finds the model not yet initialized sleeps 30 s before it creates its next session; by
+then, in quick mode, the chief is done. That is also why a non-chief worker here waits for the
+chief's initialization itself.)
+
 --straggler_delay makes the last worker sleep that many seconds before each step (a slow
 machine). With replicas_to_aggregate < number of workers (backup workers) the rounds go on
 without it and its late gradients are dropped as stale.
@@ -129,10 +136,22 @@ def train_to_last_step(server, opt, train_op, loss, accuracy, global_step, x, y_
     # tokens) and starts get_chief_queue_runner() -- the thread that applies the rounds.
     hooks = [opt.make_session_run_hook(is_chief),
              tf.train.StopAtStepHook(last_step=last_step)]
+    # A session waits until every task it may use answers: a worker would wait forever for
+    # a chief that has exited. So each worker's sessions use the ps and this worker only.
+    config = tf.ConfigProto(device_filters=["/job:ps", "/job:worker/task:%d" % FLAGS.task_index])
+    if not is_chief:
+        # TensorFlow's WorkerSessionCreator checks once whether the chief has initialized the
+        # model and, if not, sleeps recovery_wait_secs (30 s; MonitoredTrainingSession does
+        # not let you change it) before it checks again -- in quick mode the chief would
+        # train alone to last_step meanwhile. So wait for the chief here, checking every 0.2 s.
+        with tf.Session(server.target, config=config) as probe:
+            while len(probe.run(opt.ready_for_local_init_op)):
+                time.sleep(0.2)
     local_steps = 0
     begin = time.time()
     with tf.train.MonitoredTrainingSession(master=server.target, is_chief=is_chief,
-                                           hooks=hooks, save_checkpoint_secs=None,
+                                           config=config, hooks=hooks,
+                                           save_checkpoint_secs=None,
                                            save_summaries_steps=None,
                                            log_step_count_steps=None,
                                            stop_grace_period_secs=5) as sess:
@@ -146,6 +165,7 @@ def train_to_last_step(server, opt, train_op, loss, accuracy, global_step, x, y_
             if local_steps % max(10, FLAGS.train_steps // 10) == 0:
                 print("%s: local step %d, global step %d, cost %.4f"
                       % (name, local_steps, step, cost))
+
         # after the stop a MonitoredSession refuses run(); its raw session does not
         def read(fetch, feed=None):
             return sess.run_step_fn(lambda step_context: step_context.session.run(fetch, feed))
@@ -166,7 +186,8 @@ def train_own_shard(server, opt, train_op, loss, x, y_, mnist, name, is_chief, s
     init_tokens_op = opt.get_init_tokens_op()
     chief_queue_runner = opt.get_chief_queue_runner()
     not_ready = opt.ready_for_local_init_op
-    config = tf.ConfigProto(operation_timeout_in_ms=FLAGS.timeout_ms)
+    config = tf.ConfigProto(operation_timeout_in_ms=FLAGS.timeout_ms,
+                            device_filters=["/job:ps", "/job:worker/task:%d" % index])
     sess = tf.Session(server.target, config=config)
     coord, threads = tf.train.Coordinator(), []
     if is_chief:

@@ -64,8 +64,12 @@ def main(_):
     hooks = [tf.train.StopAtStepHook(last_step=FLAGS.train_steps)]
     hooks.append(opt.make_session_run_hook(is_chief))
     local_steps = 0
+    # A session waits for every task it may use: the ps and this worker only, so that a
+    # worker that starts late does not wait for a chief that has already finished.
+    config = tf.ConfigProto(device_filters=["/job:ps", "/job:worker/task:%d" % FLAGS.task_index])
     with tf.train.MonitoredTrainingSession(master=server.target, is_chief=is_chief,
-                                           hooks=hooks, save_checkpoint_secs=None,
+                                           config=config, hooks=hooks,
+                                           save_checkpoint_secs=None,
                                            save_summaries_steps=None,
                                            log_step_count_steps=None,
                                            stop_grace_period_secs=5) as sess:
