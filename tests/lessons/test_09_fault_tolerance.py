@@ -4,11 +4,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import sandbox as tf
 from sandbox.cluster.launcher import Launch
 
-from conftest import MNIST_DIR, REPO
+from conftest import MNIST_DIR, MNIST_OFFLINE, REPO
 
 LESSON = REPO / "lessons" / "09_fault_tolerance"
 
@@ -69,3 +70,60 @@ def test_a_job_started_again_resumes_from_its_checkpoint(tmp_path):
     assert saved <= start <= saved + 25, second     # from the checkpoint, not from 0
     assert int(tf.train.load_variable(tf.train.latest_checkpoint(str(logs)),
                                       "global_step")) >= 200
+
+
+def test_the_dashboards_kill_and_restart_of_the_ps_start_training_over(monkeypatch, tmp_path):
+    """What the notebook does with the Dashboard's buttons: its runs keep no checkpoint, so
+    after Kill and Restart of ps:0 the chief initializes again and the global step starts over
+    -- and the run goes on (recover=True), marked in the curves."""
+    from sandbox.widgets import Dashboard
+    monkeypatch.setenv("SANDBOX_MNIST_MIRRORS", "none")
+    full = not MNIST_OFFLINE and (MNIST_DIR / "train-images-idx3-ubyte.gz").exists()
+    if not full:                                  # the offline subset
+        monkeypatch.delenv("SANDBOX_MNIST_DIR", raising=False)
+    dash = Dashboard(data_dir=str(MNIST_DIR if full else tmp_path / "mnist"), quick=True,
+                     interval=0.2)
+    try:
+        dash.run(workers=2, ps=1, mode="async", epochs=20)
+        deadline = time.monotonic() + 60
+        while dash.experiment is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        exp = dash.experiment
+        assert exp is not None, dash.status.value
+        records = []
+        exp.subscribe(records.append)
+
+        def wait(condition):
+            while not condition() and not exp.finished and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert condition(), (dash.status.value, exp.events, exp.error)
+
+        def choose(task):        # the picker's entry for it: "ps:0", or "ps:0 (dead)"...
+            dash.task_picker.value = [o for o in dash.task_picker.options
+                                      if o.split(" ")[0] == task][0]
+
+        wait(lambda: max((r["global_step"] for r in records), default=0) >= 200)
+        choose("ps:0")
+        dash.kill_button.click()
+        wait(lambda: [e["kind"] for e in exp.events] == ["kill"])
+        wait(lambda: dash.task_picker.options[0] == "ps:0 (dead)")
+        time.sleep(1.0)                             # down for a while: no step may happen
+        choose("ps:0")
+        dash.restart_button.click()
+        wait(lambda: [e["kind"] for e in exp.events] == ["kill", "restart"])
+        kill, restart = exp.events
+        wait(lambda: {r["worker"] for r in records if r["time"] > restart["time"]} == {0, 1})
+        time.sleep(0.3)
+        before = max(r["global_step"] for r in records if r["time"] <= kill["time"])
+        after = [r["global_step"] for r in records if r["time"] > restart["time"]]
+        assert before >= 200
+        # no step while the ps was down (a step that ended just before the kill may be stamped
+        # a moment after it, on a busy machine)
+        assert not [r for r in records if kill["time"] + 0.5 < r["time"] <= restart["time"]]
+        assert min(after) <= 5, after[:20]          # started over: nothing restored
+        assert exp.error is None
+        (run,) = dash.curves.model.runs.values()
+        assert [e["kind"] for e in run.events] == ["kill", "restart"]
+        assert run.segment >= 1                     # the curve by step starts a new segment
+    finally:
+        dash.close()
