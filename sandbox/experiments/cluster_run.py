@@ -331,6 +331,7 @@ class Experiment:
             self.records.append(record)
         tally = self._tally
         tally["global_step"] = max(tally["global_step"], record["global_step"])
+        tally["latest_global_step"] = record["global_step"]   # back near 0 after a ps restart
         tally["worker_steps"] += 1
         tally["wall"] = max(tally["wall"], record["time"])
         tally["final_loss"] = record["loss"]
@@ -371,6 +372,7 @@ class Experiment:
                 "replicas_to_aggregate": self.replicas_to_aggregate if self.mode == "sync"
                 else None,
                 "global_step": tally["global_step"],
+                "latest_global_step": tally.get("latest_global_step", 0),
                 "worker_steps": tally["worker_steps"], "seconds": tally["wall"],
                 "final_loss": tally["final_loss"],
                 "test_accuracy": sum(accs) / len(accs) if accs else None,

@@ -390,7 +390,7 @@ class Dashboard(w.VBox):
             return
         s = exp.summary()
         dead = [short_name(t) for t, v in self._task_states.items() if v != "alive"]
-        text = (f"Training <b>{run.label}</b>: global step {s.get('global_step', 0)}, "
+        text = (f"Training <b>{run.label}</b>: global step {s.get('latest_global_step', 0)}, "
                 f"{s.get('worker_steps', 0)} worker steps, {s.get('seconds', 0.0):.1f} s")
         if dead:
             text += f" -- <span style='color:#b00020'>down: {', '.join(dead)}</span>"
