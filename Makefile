@@ -3,7 +3,8 @@
 #   make test   -- sets up .venv if missing, then runs the test suite
 #   make lab    -- JupyterLab on the lesson notebooks
 #   make check-lessons -- the exercise checks of lessons/ (SOLUTIONS=1: on the reference
-#                  solutions; EXERCISE_DIR=dir: on a student's hand-in), in short mode
+#                  solutions; EXERCISE_DIR=dir: on a hand-in holding every lesson's
+#                  exercise files), in short mode
 # Set MNIST_DIR to a folder holding the four standard MNIST .gz files to use full MNIST;
 # for make bench, TF_PYTHON to a Python that has tensorflow adds TensorFlow's baselines.
 
