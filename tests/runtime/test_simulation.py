@@ -27,20 +27,21 @@ def test_slow_link_costs_what_the_bandwidth_says(cluster):
         w = tf.Variable(np.zeros(78400, np.float32), name="w_link")     # 313.6 KB
     with tf.device("/job:worker/task:0"):
         y = tf.reduce_sum(w)
+    # What the link costs is read from the trace (the delay the ps applied to the message),
+    # and a step's time only bounded from below: a noisy machine makes any step slower, never
+    # faster than its link allows.
     with tf.Session(cluster.target("worker", 0)) as sess:
         sess.run(w.initializer)
-        fast = _timed(sess, y)
         cluster.set_link(("ps", 0), ("worker", 0), latency_ms=2.0, bandwidth_mbps=100)
         try:
             slow = _timed(sess, y)
         finally:
             cluster.set_link(("ps", 0), ("worker", 0), latency_ms=0.0, bandwidth_mbps=None)
     expected = 0.002 + 313600 * 8 / 100e6            # 27 ms on a 100 Mbit/s link
-    assert slow - fast >= 0.9 * expected
-    assert slow - fast < expected + 0.05
+    assert slow >= 0.9 * expected
     delays = [r for r in cluster.trace("ps", 0) if r.kind == "link_delay"]
     assert delays and delays[-1].dst == "/job:worker/replica:0/task:0"
-    assert delays[-1].end - delays[-1].start >= 0.9 * expected
+    assert all(d.end - d.start >= 0.9 * expected for d in delays)
 
 
 def test_straggler_slows_its_steps_and_shows_in_the_trace(cluster):
@@ -53,9 +54,10 @@ def test_straggler_slows_its_steps_and_shows_in_the_trace(cluster):
             assert cluster.knobs("worker", 0)["step_delay"] == 0.05
         finally:
             cluster.set_straggler("worker", 0, step_delay=0.0)
-        normal = _timed(sess, y)
-    assert slow >= 0.05 and normal < 0.05
-    assert any(r.kind == "straggle" for r in cluster.trace("worker", 0))
+        straggled = sum(r.kind == "straggle" for r in cluster.trace("worker", 0))
+        _timed(sess, y)                      # steps without the delay add no straggle record
+        assert sum(r.kind == "straggle" for r in cluster.trace("worker", 0)) == straggled
+    assert slow >= 0.05 and straggled > 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="slowdown must be >= 1.0"):
         cluster.set_straggler("worker", 0, slowdown=0.5)
 
