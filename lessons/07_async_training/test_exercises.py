@@ -20,14 +20,14 @@ def _batches(runs, asked):
     return min(asked, int(found.group(1)) // 100)
 
 
-def _check_every_worker_finished(runs, workers, asked):
+def _check_every_worker_finished(runs, workers, asked, epochs=1):
     for index in range(workers):
         run = runs["worker", index]
         assert run.returncode == 0, f"worker {index} failed:\n{run.stderr[-2000:]}"
     batches = _batches(runs, asked)
     for index in range(workers):
         assert _last_int(r"Updates by this worker: (\d+)", runs["worker", index].stdout) \
-            == batches
+            == batches * epochs
     return batches
 
 
@@ -62,11 +62,15 @@ def test_exercise_2_staleness_is_measured(exercise, run_tasks):
         f"with one worker every staleness is 0:\n{runs['worker', 0].stdout[-800:]}"
     # Three workers training together: some gradients were computed on weights that other
     # workers' updates had changed before they were applied.
-    workers, batches = 3, 300
+    # About 300 updates each, so that they overlap: on the offline subset (36 batches an
+    # epoch) that takes several epochs.
+    workers, batches = 3, _batches(runs, 300)
+    epochs = -(-300 // batches)
     runs = run_tasks(program, ps=1, worker=workers,
-                     args=[f"--batches_per_epoch={batches}", "--training_epochs=1"],
+                     args=[f"--batches_per_epoch={batches}", f"--training_epochs={epochs}"],
                      timeout=120)
-    batches = _check_every_worker_finished(runs, workers, batches)
+    _check_every_worker_finished(runs, workers, batches, epochs)
+    batches *= epochs
     means, maxima = [], []
     for i in range(workers):
         found = re.search(r"Staleness: mean (\d+\.\d+), max (\d+)", runs["worker", i].stdout)
