@@ -25,7 +25,6 @@ gone when the test ends, failed or not.
 """
 import os
 import pathlib
-import signal
 import socket
 import subprocess
 import sys
@@ -128,6 +127,8 @@ def run_tasks():
 def run_program():
     """`run_program(program, args=(), timeout=120, env=None, cwd=None)` -> TaskRun of a
     one-process program (its whole process group is stopped if it outlives the timeout)."""
+    from .cluster.launcher import TaskRun, stop_group
+
     def run(program, args=(), timeout=120.0, env=None, cwd=None):
         process = subprocess.Popen(
             [sys.executable, os.fspath(program), *[str(a) for a in args]],
@@ -136,22 +137,12 @@ def run_program():
         try:
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            _stop_group(process)
+            stop_group(process)
             out, err = process.communicate()
             raise AssertionError(f"{program} did not finish within {timeout} s; its output "
                                  f"so far:\n{out[-1500:]}{err[-1500:]}") from None
         finally:
-            _stop_group(process)      # anything it left behind in its group
-        from .cluster.launcher import TaskRun
+            stop_group(process)       # anything it left behind in its group
         return TaskRun(process.returncode, out, err)
 
     return run
-
-
-def _stop_group(process):
-    try:
-        os.killpg(process.pid, signal.SIGKILL if process.poll() is None else signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if process.poll() is None:
-        process.wait()

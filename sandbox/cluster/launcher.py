@@ -190,7 +190,7 @@ class Launch:
             if process.poll() is None:
                 if job in SERVING_JOBS:
                     self._say(f"stopping {job} {index} (a ps serves until it is stopped)")
-                _stop(process)
+                stop_group(process)
 
     def __enter__(self):
         return self
@@ -199,7 +199,8 @@ class Launch:
         self.stop()
 
 
-def _stop(process):
+def stop_group(process):
+    """Ends a task and everything it started (its process group): SIGTERM, then SIGKILL."""
     try:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
