@@ -96,8 +96,20 @@ def test_bad_requests_are_refused_with_a_reason(tmp_path):
 
 def test_the_command_line_prefixes_each_line_with_its_task(tmp_path):
     program = tmp_path / "hello.py"
-    program.write_text("import sys\nprint('hello from', sys.argv[-1])\n"
-                       "sys.exit(3 if sys.argv[-1] == '--task_index=1' else 0)\n")
+    # Worker 1 fails only once worker 0 has printed: the launcher stops the other tasks when one
+    # fails, so a worker 1 that fails first could cut worker 0 off before its line.
+    printed = tmp_path / "worker0-printed"
+    program.write_text(
+        "import pathlib, sys, time\n"
+        "print('hello from', sys.argv[-1], flush=True)\n"
+        f"mark = pathlib.Path({str(printed)!r})\n"
+        "if sys.argv[-1] == '--task_index=0':\n"
+        "    mark.touch()\n"
+        "    sys.exit(0)\n"
+        "deadline = time.monotonic() + 30\n"
+        "while not mark.exists() and time.monotonic() < deadline:\n"
+        "    time.sleep(0.02)\n"
+        "sys.exit(3)\n")
     out = subprocess.run([sys.executable, "-m", "sandbox", "launch", str(program), "--ps", "0",
                           "--worker", "2"], capture_output=True, text=True, timeout=60,
                          cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)))
