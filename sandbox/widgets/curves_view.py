@@ -93,8 +93,14 @@ class CurvesView(CurvesWidget):
             return draw_curves_both(self.state)
         return draw_curves(self.state, x_axis=x_axis)
 
-    def close(self):
-        ticker = getattr(self, "_ticker", None)     # (None if __init__ failed)
+    def stop(self):
+        """Stops following the runs, after drawing what they have recorded so far; the view
+        stays on the page as it last was (`close()` also takes it off)."""
+        ticker, self._ticker = getattr(self, "_ticker", None), None   # (None if __init__ failed)
         if ticker is not None:
             ticker.stop()
+            self._tick()
+
+    def close(self):
+        self.stop()
         super().close()

@@ -396,8 +396,12 @@ class Dashboard(w.VBox):
             text += f" -- <span style='color:#b00020'>down: {', '.join(dead)}</span>"
         self._say(text)
 
-    def close(self):
-        """Stops the run and its cluster, the views and the background threads."""
+    def stop(self):
+        """Stops the run and its cluster, the views and the background threads; the dashboard
+        stays on the page as it last was (`close()` also takes it off)."""
+        if getattr(self, "_stopped", False):
+            return
+        self._stopped = True
         self._ticker.stop()
         prepared = getattr(self, "_prepared", None)
         if prepared is not None:
@@ -408,9 +412,18 @@ class Dashboard(w.VBox):
             self.experiment.close()
         for view in (self.curves, self.traffic, self.placement):
             if view is not None:
-                view.close()
+                view.stop()
         if self._shared is not None:
             self._shared.close()
+        self._say("Stopped: the run, its cluster and the views' readers are gone; what the "
+                  "views show is what they last read.")
+
+    def close(self):
+        """stop(), and the dashboard and its views are taken off the page."""
+        self.stop()
+        for view in (self.curves, self.traffic, self.placement):
+            if view is not None:
+                view.close()
         super().close()
 
 

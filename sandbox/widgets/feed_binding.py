@@ -28,6 +28,12 @@ class FeedBinding:
             if self._own_feed:
                 feed.close()
 
+    def stop(self):
+        """Stops watching the cluster. The view stays on the page as it last was, so a notebook's
+        last cell can stop its views before it stops the cluster and a Run All still shows them
+        (`close()` also takes the view off the page)."""
+        self._unbind()
+
     def _reading(self):
         """`with self._reading():` -- the model holds still meanwhile."""
         return self._feed.lock if self._feed is not None else contextlib.nullcontext()

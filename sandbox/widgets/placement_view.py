@@ -96,6 +96,11 @@ class PlacementView(FeedBinding, PlacementWidget):
             ticker.stop()
         self._unbind()
 
+    def stop(self):
+        """Stops watching the cluster or session; the view stays on the page as it last was
+        (`close()` also takes it off)."""
+        self._stop_following()
+
     def close(self):
         self._stop_following()
         super().close()

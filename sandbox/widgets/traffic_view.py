@@ -72,8 +72,11 @@ class TrafficView(FeedBinding, TrafficWidget):
         """Draws the model's state now (the feed calls it after every look)."""
         live = not self.paused
         with self._reading():
-            self.state = self._model.to_dict(end=None if live else self.view_end,
-                                              length=self.view_length, live=live)
+            state = self._model.to_dict(end=None if live else self.view_end,
+                                         length=self.view_length, live=live)
+        if getattr(self, "_stopped", False):
+            state["stopped"] = True           # no longer reading: not "live" (stop())
+        self.state = state
 
     def _on_feed(self, feed):
         if not self.paused:
@@ -96,7 +99,16 @@ class TrafficView(FeedBinding, TrafficWidget):
         from .pictures import draw_traffic_and_lanes
         return draw_traffic_and_lanes(self.state)
 
+    def stop(self):
+        """Stops reading the cluster (a feed this view started is closed); the view stays on
+        the page as it last was, its history still scrubbable, and says it has stopped
+        (`close()` also takes it off the page)."""
+        self._unbind()
+        self._stopped = True
+        self.refresh()
+
     def close(self):
-        """Stops reading the cluster (a feed this view started is closed)."""
+        """Stops reading the cluster (a feed this view started is closed) and takes the view
+        off the page; `stop()` only stops reading."""
         self._unbind()
         super().close()

@@ -157,7 +157,11 @@ def test_dashboard_runs_kills_restarts_saves_and_replays(long_mnist, tmp_path):
                   what="the run to be marked stopped")
         path = dash.save(str(tmp_path / "session.sandbox.json.gz"))
     finally:
-        dash.close()
+        dash.stop()              # a notebook's last cell: the page keeps what it showed
+    assert dash.comm is not None and "Stopped" in dash.status.value
+    assert dash.curves.state["runs"][0]["state"] == "stopped" and dash.curves.comm is not None
+    dash.close()
+    assert dash.comm is None and dash.curves.comm is None
     replay = Dashboard.replay(path)
     try:
         assert replay.curves.state["runs"][0]["label"] == "async x2"
@@ -273,3 +277,44 @@ def test_a_paused_traffic_view_shown_a_new_cluster_follows_it_live():
                       and view.state["live"], what="the new cluster, live")
         finally:
             view.close()
+
+
+def test_stopped_views_stay_on_the_page_as_they_last_were(small_mnist):
+    """A notebook's last cell stops its views, then its cluster: after a Run All the views must
+    still show what they read (stop), where close() takes them off the page."""
+    with LocalCluster({"ps": 1, "worker": 1}) as c:
+        graph = tf.Graph()
+        with graph.as_default():
+            with tf.device("/job:ps/task:0"):
+                w = tf.Variable(tf.zeros([100, 100]), name="w")
+            with tf.device("/job:worker/task:0"):
+                y = tf.reduce_sum(w * 2.0)
+        traffic = TrafficView(c, interval=0.05)
+        with tf.Session(c.target("worker", 0), graph=graph) as sess:
+            sess.run(w.initializer)
+            placement = PlacementView(graph, sess, interval=0.05)
+            for _ in range(5):
+                sess.run(y)
+            _wait_for(lambda: traffic.state["totals"]["pull"] >= 5 * 40000,
+                      what="the 5 pulls of w to show")
+            traffic.stop()
+            placement.stop()
+            shown = traffic.state["totals"]["pull"]
+            for _ in range(5):
+                sess.run(y)
+            time.sleep(0.3)                              # six of its intervals
+            assert traffic.state["totals"]["pull"] == shown          # no longer reading
+            assert traffic._feed is None and placement._ticker is None
+            assert traffic.state["stopped"] is True           # it says so on the page
+    assert traffic.comm is not None and placement.comm is not None   # still on the page
+    assert {t["short"] for t in placement.state["tasks"]} == {"ps:0", "worker:0"}
+    exp = Experiment(mode="async", workers=1, mnist=small_mnist, epochs=1, learning_rate=0.1,
+                     steps_per_epoch=20, eval_every=10)
+    curves = CurvesView(exp, interval=10)               # it would not look again for 10 s
+    exp.wait(120)
+    curves.stop()                                       # ...but stop() draws the end first
+    assert curves.state["runs"][0]["state"] == "done" and curves.comm is not None
+    for view in (traffic, placement, curves):
+        view.close()
+        assert view.comm is None
+    exp.close()

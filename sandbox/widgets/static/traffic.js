@@ -1,7 +1,8 @@
 /* The traffic view's front end: what travels between the tasks, how much, and when.
 
 A pure renderer of TrafficModel.to_dict() (sandbox/widgets/traffic_model.py), the synced
-trait `state`; it knows nothing about clusters. Everything but the controls is redrawn from
+trait `state` (with `stopped: true` once TrafficView.stop() ended its reading); it knows
+nothing about clusters. Everything but the controls is redrawn from
 `state` on every change, at most once per animation frame; hover, selection and a slider
 being dragged survive the redraw. Two pictures:
 
@@ -622,10 +623,11 @@ function render({ model, el }) {
     const paused = !!model.get("paused");
     pause.textContent = paused ? "\u25b6 Resume" : "\u275a\u275a Pause";
     pause.title = paused ? "Follow the cluster live again" : "Freeze the view (the cluster keeps running)";
-    const live = !paused && state.live !== false;
+    const live = !paused && state.live !== false && !state.stopped;
     status.className = "sbx-status " + (live ? "sbx-live" : "sbx-paused");
     const shownEnd = model.get("view_end") ?? lanes.end ?? history.end ?? 0;
     status.textContent = live ? `\u25cf live, t = ${(lanes.end ?? 0).toFixed(3)} s`
+      : !paused && state.stopped ? `\u25a0 stopped at t = ${(lanes.end ?? 0).toFixed(3)} s: no longer reading the cluster`
       : `\u275a\u275a paused at t = ${Number(shownEnd).toFixed(3)} s`;
     slider.min = String(history.start ?? 0);
     slider.max = String(Math.max(history.end ?? 0, history.start ?? 0));
