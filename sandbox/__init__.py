@@ -39,6 +39,9 @@ from .ops.indexing_ops import *                      # noqa: F401,F403  tf.gathe
 from .ops.random_ops import *                        # noqa: F401,F403
 from .ops.init_ops import *                          # noqa: F401,F403
 from .ops.variable_scope import *                    # noqa: F401,F403
+from .ops.partitioned_variables import (fixed_size_partitioner,  # noqa: F401
+                                        min_max_variable_partitioner,
+                                        variable_axis_size_partitioner)
 from .ops.clip_ops import *                          # noqa: F401,F403
 from .ops.data_flow_ops import *                    # noqa: F401,F403  tf.FIFOQueue ...
 from .ops.accumulator_ops import *                  # noqa: F401,F403  tf.ConditionalAccumulator

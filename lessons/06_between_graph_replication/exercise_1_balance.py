@@ -9,9 +9,11 @@ the model (the same parameters, the same number of bytes in all):
   1. pass ps_strategy=tf.train.GreedyLoadBalancingStrategy(PS_TASKS, tf.train.byte_size_load_fn)
      to replica_device_setter (TF 1.15: tf.contrib.training.GreedyLoadBalancingStrategy). Is
      that enough? Why not?
-  2. split the embedding into SHARDS variables of ROWS // SHARDS rows each and look ids up in
-     the list of them: tf.nn.embedding_lookup([shard_0, shard_1], ids) ('mod' strategy: id i is
-     row i // 2 of shard i % 2).
+  2. cut the embedding into 2 shards: give its tf.get_variable
+     partitioner=tf.fixed_size_partitioner(2). It returns a PartitionedVariable, two variables
+     embedding/part_0 and embedding/part_1 of 50,000 rows each, placed one by one; the same
+     embedding_lookup looks each id up in its shard ('mod' strategy: id i is row i // 2 of
+     shard i % 2).
 
 Check: pytest lessons/06_between_graph_replication -k balance
 """
@@ -21,16 +23,11 @@ import sandbox as tf
 
 PS_TASKS = 2
 ROWS, DIM = 100000, 64
-SHARDS = 1                        # TODO (step 2)
 
 
 def build_model(ids):
     """The model's variables and its looked-up rows for `ids`."""
-    if SHARDS == 1:
-        embedding = tf.get_variable("embedding", [ROWS, DIM])
-    else:
-        embedding = [tf.get_variable("embedding_%d" % i, [ROWS // SHARDS, DIM])
-                     for i in range(SHARDS)]
+    embedding = tf.get_variable("embedding", [ROWS, DIM])    # TODO (step 2)
     rows = tf.nn.embedding_lookup(embedding, ids)
     tf.train.get_or_create_global_step()
     tf.get_variable("W1", [784, 100])

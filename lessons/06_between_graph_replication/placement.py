@@ -45,12 +45,11 @@ else:
 
 def build_model(shards=1):
     """The variables, in the order a program creates them (the order matters to both
-    strategies). With shards > 1 the embedding is `shards` variables of ROWS/shards rows."""
-    if shards == 1:
-        embedding = [tf.get_variable("embedding", [ROWS, DIM])]
-    else:
-        embedding = [tf.get_variable("embedding_%d" % i, [ROWS // shards, DIM])
-                     for i in range(shards)]
+    strategies). With shards > 1 the embedding is a partitioned variable: `shards` variables
+    embedding/part_0, embedding/part_1 ... of ROWS/shards rows, which the device function
+    places one by one."""
+    partitioner = tf.fixed_size_partitioner(shards) if shards > 1 else None
+    embedding = tf.get_variable("embedding", [ROWS, DIM], partitioner=partitioner)
     ids = tf.placeholder(tf.int32, [None], name="ids")
     looked_up = tf.nn.embedding_lookup(embedding, ids)
     global_step = tf.train.get_or_create_global_step()
@@ -80,7 +79,7 @@ def show(title, ps_strategy=None, shards=1):
         totals = [0] * PS_TASKS
         for v in tf.global_variables():
             totals[ps_task(v)] += nbytes(v)
-            print("  %-14s %-12s -> ps %d  %12s bytes" % (
+            print("  %-16s %-12s -> ps %d  %12s bytes" % (
                 v.op.name, "x".join(str(d) for d in v.shape.as_list()) or "scalar",
                 ps_task(v), "{:,}".format(nbytes(v))))
         for task, total in enumerate(totals):

@@ -39,6 +39,27 @@ Index file
                                  "offset": 24, "length": 31360, "crc32": 2882400018}, ...}}
     ("task", "pid" and "host" say which process wrote the shard -- worth a look in a cluster.)
 
+Slices (TF's partitioned variables). A variable cut into shards -- `emb/part_0` holding rows
+0..2 of a [5, 4] variable `emb`, `emb/part_1` rows 3..4, often on different parameter servers
+-- is saved as SLICES of one tensor `emb`. SaveV2 is told which slice each value is by a
+shape-and-slice string, TF's format (core/framework/tensor_slice.h):
+
+    "5 4 0,3:-"     the full shape (5 4), then per axis 'start,length' or '-' (the whole axis)
+    ""              the whole tensor, not a slice
+
+A sliced tensor is one entry under its full name, with its dtype and FULL shape, and instead
+of one location a list of slices, each with its start, its shape and where its bytes are:
+
+        "emb": {"dtype": "float32", "shape": [5, 4],
+                "slices": [{"start": [0, 0], "shape": [3, 4], "shard": 0,
+                            "offset": 24, "length": 48, "crc32": 1391348153},
+                           {"start": [3, 0], "shape": [2, 4], "shard": 1, ...}]}
+
+The slices of one tensor may come from different shards (each ps writes its own; merging
+joins the lists) and never overlap. A reader assembles the whole tensor from them, or just the
+part a restore asks for -- so a checkpoint written with 2 shards restores into 3, or into one
+whole variable. Slices that leave a part uncovered are refused with an error naming the tensor.
+
 Writing is atomic. Every file is written under a temporary name in its final directory,
 flushed to the disk (fsync) and only then renamed to its real name (os.replace, atomic);
 data files come before the index, and Saver.save updates the "checkpoint" state file only
@@ -63,8 +84,8 @@ from . import dtypes as _dtypes
 from . import errors
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "data_filename", "index_filename",
-           "write_checkpoint", "merge_checkpoints", "read_index", "checkpoint_files",
-           "atomic_write", "DATA_MAGIC", "INDEX_MAGIC", "FORMAT_VERSION"]
+           "parse_shape_and_slice", "write_checkpoint", "merge_checkpoints", "read_index",
+           "checkpoint_files", "atomic_write", "DATA_MAGIC", "INDEX_MAGIC", "FORMAT_VERSION"]
 
 DATA_MAGIC = b"SBXCKDAT"
 INDEX_MAGIC = b"SBXCKIDX"
@@ -164,26 +185,43 @@ def writer_info(device=""):
     return {"task": task, "device": device, "pid": os.getpid(), "host": socket.gethostname()}
 
 
-def write_checkpoint(prefix, names, values, dtypes, device=""):
+def write_checkpoint(prefix, names, values, dtypes, device="", shape_and_slices=None):
     """Writes a one-shard checkpoint at `prefix`: the data file, then the index.
-    Returns the index (a dict)."""
+    `shape_and_slices` says, per value, which slice of its tensor it is ('' or None: the whole
+    tensor); slices of one tensor share its name. Returns the index (a dict)."""
     prefix = _text(prefix)
-    if len(set(names)) != len(names):
-        dup = sorted({n for n in names if names.count(n) > 1})
+    specs = list(shape_and_slices) if shape_and_slices is not None else [""] * len(names)
+    whole = [n for n, spec in zip(names, specs) if not spec]
+    if len(set(whole)) != len(whole):
+        dup = sorted({n for n in whole if whole.count(n) > 1})
         raise errors.InvalidArgumentError(None, None, f"Duplicate tensor names to save: {dup}")
     _prepare_directory(prefix)
     data_path = data_filename(prefix, 0, 1)
     save_id = secrets.token_bytes(_SAVE_ID_BYTES)
     chunks, tensors, offset = [DATA_MAGIC, save_id], {}, DATA_HEADER_BYTES
-    for name, value, dtype in zip(names, values, dtypes):
+    for name, spec, value, dtype in zip(names, specs, values, dtypes):
         dtype = _dtypes.as_dtype(dtype).base_dtype
         parts = _tensor_bytes(name, value, dtype)
         crc, length = 0, 0
         for part in parts:
             crc = zlib.crc32(part, crc)
             length += memoryview(part).nbytes
-        tensors[name] = {"dtype": dtype.name, "shape": [int(d) for d in np.shape(value)],
-                         "shard": 0, "offset": offset, "length": length, "crc32": crc}
+        where = {"shard": 0, "offset": offset, "length": length, "crc32": crc}
+        shape = [int(d) for d in np.shape(value)]
+        parsed = parse_shape_and_slice(spec, name)
+        if parsed is None:
+            if name in tensors:
+                raise _mixing(name)
+            tensors[name] = {"dtype": dtype.name, "shape": shape, **where}
+        else:
+            full_shape, start, slice_shape = parsed
+            if shape != slice_shape:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Slice {spec!r} of tensor {name!r} has shape {slice_shape}, "
+                    f"but the value to save has shape {shape}: the slice's lengths must be the "
+                    "value's shape.")
+            _add_slice(tensors, name, dtype.name, full_shape,
+                       {"start": start, "shape": shape, **where})
         chunks.extend(parts)
         offset += length
     try:
@@ -197,6 +235,86 @@ def write_checkpoint(prefix, names, values, dtypes, device=""):
              "tensors": tensors}
     _write_index(prefix, index)
     return index
+
+
+def _mixing(name):
+    return errors.InvalidArgumentError(
+        None, None, f"Tensor {name!r} is saved both whole and as slices (or whole twice): a "
+        "checkpoint holds a name either as one tensor or as slices of it. Give the variables "
+        "different names.")
+
+
+def _add_slice(tensors, name, dtype, full_shape, new):
+    """Adds slice `new` to the entry of `name` in `tensors` (made when missing), after checking
+    that it agrees with the slices already there and overlaps none of them."""
+    entry = tensors.setdefault(name, {"dtype": dtype, "shape": full_shape, "slices": []})
+    if "slices" not in entry:
+        raise _mixing(name)
+    if entry["dtype"] != dtype or entry["shape"] != full_shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"Slices of tensor {name!r} disagree: one is a slice of a "
+            f"{entry['dtype']} tensor of shape {entry['shape']}, another of a {dtype} tensor of "
+            f"shape {full_shape}. Every slice of a tensor must name the same full shape and "
+            "dtype.")
+    for old in entry["slices"]:
+        if all(a < b + m and b < a + n for a, n, b, m in
+               zip(new["start"], new["shape"], old["start"], old["shape"])):
+            raise errors.InvalidArgumentError(
+                None, None, f"Two slices of tensor {name!r} overlap: {_slice_text(old)} and "
+                f"{_slice_text(new)}. The parts of a partitioned variable must not overlap.")
+    entry["slices"].append(new)
+    entry["slices"].sort(key=lambda s: s["start"])
+
+
+def _slice_text(s):
+    """A slice as TF writes it: 'start,length' per axis, '0,3:0,4'."""
+    return ":".join(f"{a},{n}" for a, n in zip(s["start"], s["shape"]))
+
+
+def parse_shape_and_slice(spec, name=""):
+    """TF's checkpoint::ParseShapeAndSlice: '5 4 0,3:-' -> ([5, 4], [0, 0], [3, 4]), the full
+    shape, each axis's start and each axis's length ('-' is the whole axis). An empty string
+    means the whole tensor: None. InvalidArgumentError, naming the tensor, if malformed."""
+    spec = _text(spec)
+    if not spec:
+        return None
+
+    def bad(what):
+        return errors.InvalidArgumentError(
+            None, None, f"tensor_name = {name}; bad shape_and_slice {spec!r}: {what}. The "
+            "format is the full shape, then the slice: 'd0 d1 ... s0:s1:...' with each s "
+            "'start,length' or '-' (e.g. '10 4 0,5:-').")
+
+    pieces = spec.split(" ")
+    if len(pieces) < 2:
+        raise bad("it needs at least two elements, the full shape and the slice")
+    try:
+        full_shape = [int(d) for d in pieces[:-1]]
+    except ValueError:
+        raise bad("a dimension of the shape is not a number") from None
+    if any(d < 0 for d in full_shape):
+        raise bad("a dimension of the shape is negative")
+    axes = [a for a in pieces[-1].split(":") if a]
+    if len(axes) != len(full_shape):
+        raise bad(f"mismatching ranks: the shape has {len(full_shape)} dimensions, the slice "
+                  f"{len(axes)}")
+    start, shape = [], []
+    for axis, (text, dim) in enumerate(zip(axes, full_shape)):
+        if text == "-":
+            begin, length = 0, dim
+        else:
+            pair = [x for x in text.split(",") if x]
+            try:
+                begin, length = (int(x) for x in pair)
+            except ValueError:
+                raise bad(f"expected a pair of numbers or '-', got {text!r}") from None
+            if begin < 0 or length <= 0:
+                raise bad(f"expected a non-negative start and a positive length, got {text!r}")
+            if begin + length > dim:
+                raise bad(f"the slice {text!r} of axis {axis} goes past its size {dim}")
+        start.append(begin)
+        shape.append(length)
+    return full_shape, start, shape
 
 
 def _write_index(prefix, index):
@@ -221,12 +339,15 @@ def merge_checkpoints(part_prefixes, destination_prefix, delete_old_dirs=True):
         os.replace(os.path.join(os.path.dirname(part), shard["file"]), new_file)
         shards.append({**shard, "file": os.path.basename(new_file)})
         for name, entry in index["tensors"].items():
-            if name in tensors:
-                first = parts[tensors[name]["shard"]]
+            if "slices" in entry:            # slices of one tensor may come from many shards
+                for s in entry["slices"]:
+                    _add_slice(tensors, name, entry["dtype"], entry["shape"], {**s, "shard": i})
+            elif name in tensors:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Tensor {name!r} is saved by two shards ({first} and {part}): "
-                    "a variable name must be unique in a checkpoint.")
-            tensors[name] = {**entry, "shard": i}
+                    None, None, f"Tensor {name!r} is saved by two shards (the second is "
+                    f"{part}): a variable name must be unique in a checkpoint.")
+            else:
+                tensors[name] = {**entry, "shard": i}
     _fsync_directory(os.path.dirname(destination) or ".")
     _write_index(destination, {"format": FORMAT_NAME, "version": FORMAT_VERSION,
                                "shards": shards, "tensors": tensors})
@@ -307,18 +428,37 @@ def _check_index(index, path):
             bad(f"shard entry {s!r} needs 'file' (a plain file name), 'save_id' and 'bytes'")
     for name, e in tensors.items():
         if not (isinstance(e, dict) and e.get("dtype") in _DTYPES
-                and isinstance(e.get("shape"), list) and all(map(_is_count, e["shape"]))
-                and isinstance(e.get("shard"), int) and 0 <= e["shard"] < len(shards)
-                and _is_count(e.get("offset")) and _is_count(e.get("length"))
-                and _is_count(e.get("crc32"))
-                and e["offset"] >= DATA_HEADER_BYTES
-                and e["offset"] + e["length"] <= shards[e["shard"]]["bytes"]):
-            bad(f"entry of tensor {name!r} is inconsistent: {e!r}")
-        if e["dtype"] != "string":
-            itemsize = np.dtype(_DTYPES[e["dtype"]].as_numpy_dtype).itemsize
-            if e["length"] != itemsize * int(np.prod(e["shape"], dtype=np.int64)):
-                bad(f"tensor {name!r} of shape {e['shape']} and dtype {e['dtype']} cannot be "
-                    f"{e['length']} bytes long")
+                and isinstance(e.get("shape"), list) and all(map(_is_count, e["shape"]))):
+            bad(f"entry of tensor {name!r} needs a known 'dtype' and a 'shape': {e!r}")
+        if "slices" not in e:
+            _check_location(e, e["dtype"], e["shape"], f"tensor {name!r}", shards, bad)
+            continue
+        if not isinstance(e["slices"], list) or not e["slices"]:
+            bad(f"tensor {name!r} has an empty or malformed list of slices")
+        for s in e["slices"]:
+            if not (isinstance(s, dict) and isinstance(s.get("start"), list)
+                    and isinstance(s.get("shape"), list)
+                    and len(s["start"]) == len(s["shape"]) == len(e["shape"])
+                    and all(map(_is_count, s["start"] + s["shape"]))
+                    and all(a + n <= d for a, n, d in zip(s["start"], s["shape"], e["shape"]))):
+                bad(f"a slice of tensor {name!r} does not fit its shape {e['shape']}: {s!r}")
+            _check_location(s, e["dtype"], s["shape"],
+                            f"slice {_slice_text(s)} of tensor {name!r}", shards, bad)
+
+
+def _check_location(e, dtype, shape, what, shards, bad):
+    """Checks where the bytes of a tensor (or of one slice) are: shard, offset, length, crc."""
+    if not (isinstance(e.get("shard"), int) and 0 <= e["shard"] < len(shards)
+            and _is_count(e.get("offset")) and _is_count(e.get("length"))
+            and _is_count(e.get("crc32"))
+            and e["offset"] >= DATA_HEADER_BYTES
+            and e["offset"] + e["length"] <= shards[e["shard"]]["bytes"]):
+        bad(f"entry of {what} is inconsistent: {e!r}")
+    if dtype != "string":
+        itemsize = np.dtype(_DTYPES[dtype].as_numpy_dtype).itemsize
+        if e["length"] != itemsize * int(np.prod(shape, dtype=np.int64)):
+            bad(f"{what} of shape {shape} and dtype {dtype} cannot be "
+                f"{e['length']} bytes long")
 
 
 def _is_count(x):
@@ -361,9 +501,36 @@ class CheckpointReader:
                        for n, e in sorted(self._index["tensors"].items())).encode()
 
     def get_tensor(self, name, dtype=None):
-        """The tensor `name` as a NumPy array. NotFoundError if the checkpoint has no such key,
-        InvalidArgumentError if `dtype` differs from the stored one, DataLossError if the
-        bytes are damaged."""
+        """The tensor `name` as a NumPy array -- assembled from its slices when it was saved
+        in slices. NotFoundError if the checkpoint has no such key (or its slices leave a part
+        uncovered), InvalidArgumentError if `dtype` differs from the stored one, DataLossError
+        if the bytes are damaged."""
+        entry = self._entry(name, dtype)
+        if "slices" not in entry:
+            return self._read(entry, entry["dtype"], entry["shape"], f"tensor {name!r}")
+        return self._assemble(name, entry, [0] * len(entry["shape"]), entry["shape"])
+
+    def lookup_slice(self, name, shape_and_slice, dtype=None):
+        """Just the slice `shape_and_slice` (e.g. '5 4 3,2:-') of tensor `name` (TF's
+        BundleReader::LookupSlice) -- whether the checkpoint holds the tensor whole or in
+        slices of any partitioning. '' is the whole tensor. The spec's full shape must be the
+        saved one (InvalidArgumentError naming both)."""
+        parsed = parse_shape_and_slice(shape_and_slice, name)
+        if parsed is None:
+            return self.get_tensor(name, dtype)
+        full_shape, start, shape = parsed
+        entry = self._entry(name, dtype)
+        if full_shape != entry["shape"]:
+            raise errors.InvalidArgumentError(
+                None, None, f"tensor_name = {name}; shape in shape_and_slice spec {full_shape} "
+                f"does not match the shape stored in checkpoint: {entry['shape']} (checkpoint "
+                f"{self._prefix}). The variable's full shape changed since the save.")
+        if "slices" in entry:
+            return self._assemble(name, entry, start, shape)
+        whole = self._read(entry, entry["dtype"], entry["shape"], f"tensor {name!r}")
+        return whole[tuple(slice(a, a + n) for a, n in zip(start, shape))].copy()
+
+    def _entry(self, name, dtype):
         entry = self._index["tensors"].get(name)
         if entry is None:
             raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
@@ -373,21 +540,51 @@ class CheckpointReader:
                 None, None, f"tensor_name = {name}; expected dtype "
                 f"{_dtypes.as_dtype(dtype).base_dtype.name} does not equal original dtype "
                 f"{stored.name} (checkpoint {self._prefix}).")
-        f, path = self._open_shard(entry["shard"])
-        f.seek(entry["offset"])
-        buffer = bytearray(entry["length"])
-        if f.readinto(buffer) != entry["length"]:
-            raise _loss(f"Data file {path} is truncated: tensor {name!r} ends past the end of "
+        return entry
+
+    def _assemble(self, name, entry, start, shape):
+        """The part [start, start + shape) of a sliced tensor, copied from every saved slice
+        that overlaps it."""
+        stored = _DTYPES[entry["dtype"]]
+        out = np.empty(shape, dtype=object if stored == _dtypes.string else
+                       stored.as_numpy_dtype)
+        covered = np.zeros(shape, dtype=bool)
+        for s in entry["slices"]:
+            lo = [max(a, b) for a, b in zip(start, s["start"])]
+            hi = [min(a + n, b + m) for a, n, b, m in zip(start, shape, s["start"], s["shape"])]
+            if any(h <= l for l, h in zip(lo, hi)):
+                continue                                      # no overlap
+            part = self._read(s, entry["dtype"], s["shape"],
+                              f"tensor {name!r} (slice {_slice_text(s)})")
+            into = tuple(slice(l - a, h - a) for l, h, a in zip(lo, hi, start))
+            out[into] = part[tuple(slice(l - b, h - b) for l, h, b in zip(lo, hi, s["start"]))]
+            covered[into] = True
+        if not covered.all():
+            wanted = _slice_text({"start": start, "shape": shape})
+            raise errors.NotFoundError(
+                None, None, f"The slices of tensor {name!r} saved in checkpoint {self._prefix} "
+                f"({', '.join(_slice_text(s) for s in entry['slices'])} of shape "
+                f"{entry['shape']}) do not cover the slice {wanted} asked for: a part of the "
+                "partitioned variable was not saved.")
+        return out
+
+    def _read(self, where, dtype, shape, what):
+        """The array stored at `where` (shard, offset, length, crc32), checked."""
+        f, path = self._open_shard(where["shard"])
+        f.seek(where["offset"])
+        buffer = bytearray(where["length"])
+        if f.readinto(buffer) != where["length"]:
+            raise _loss(f"Data file {path} is truncated: {what} ends past the end of "
                         "the file.")
         crc = zlib.crc32(buffer)
-        if crc != entry["crc32"]:
-            raise _loss(f"Data file {path} is corrupted: tensor {name!r} fails its CRC check "
-                        f"(stored crc32 {entry['crc32']:#010x}, computed {crc:#010x}).")
-        shape = tuple(entry["shape"])
+        if crc != where["crc32"]:
+            raise _loss(f"Data file {path} is corrupted: {what} fails its CRC check "
+                        f"(stored crc32 {where['crc32']:#010x}, computed {crc:#010x}).")
+        stored = _DTYPES[dtype]
         if stored == _dtypes.string:
-            return _strings_from(buffer, shape, name, path)
+            return _strings_from(buffer, tuple(shape), what, path)
         little = np.dtype(stored.as_numpy_dtype).newbyteorder("<")
-        array = np.frombuffer(buffer, dtype=little).reshape(shape)
+        array = np.frombuffer(buffer, dtype=little).reshape(tuple(shape))
         return array if little.isnative else array.astype(stored.as_numpy_dtype)
 
     def _open_shard(self, shard):
@@ -442,13 +639,13 @@ class CheckpointReader:
             pass
 
 
-def _strings_from(buffer, shape, name, path):
+def _strings_from(buffer, shape, what, path):
     n = int(np.prod(shape, dtype=np.int64))
     if 8 * n > len(buffer):
-        raise _loss(f"Data file {path}: string tensor {name!r} is malformed.")
+        raise _loss(f"Data file {path}: string {what} is malformed.")
     lengths = np.frombuffer(buffer, dtype="<u8", count=n)
     if int(lengths.sum()) != len(buffer) - 8 * n:
-        raise _loss(f"Data file {path}: string tensor {name!r} is malformed (its lengths do "
+        raise _loss(f"Data file {path}: string {what} is malformed (its lengths do "
                     "not add up).")
     out = np.empty(n, dtype=object)
     at = 8 * n

@@ -12,6 +12,10 @@ it is placed on. A tf.train.Saver places them like TensorFlow does:
   * restore: a RestoreV2 per device, colocated with the variables, reads their values from the
     files; Assign ops (also on that device) put them into the variables.
 
+A shard of a partitioned variable is saved as a slice of the full variable: its
+shape_and_slices entry is TF's spec ('10 4 5,5:0,4'), and RestoreV2 given a spec reads that
+slice back, however the checkpoint was partitioned.
+
 The file format is in sandbox/framework/tensor_bundle.py.
 """
 import numpy as np
@@ -30,31 +34,29 @@ def _names(tensor_names):
     return [tensor_bundle._text(n) for n in np.asarray(tensor_names, dtype=object).reshape(-1)]
 
 
-def _check_full_slices(shape_and_slices, where):
-    for spec in np.asarray(shape_and_slices, dtype=object).reshape(-1):
-        if spec not in (b"", ""):
-            raise errors.UnimplementedError(
-                None, None, f"{where}: partial slices ({spec!r}) are not supported by the sandbox; "
-                "save and restore whole variables (shape_and_slices = '').")
-
-
 class SaveV2(OpDef):
-    """Writes `tensors` under `tensor_names` to the checkpoint `prefix` (data file, then index)."""
+    """Writes `tensors` under `tensor_names` to the checkpoint `prefix` (data file, then index).
+    `shape_and_slices` says, per tensor, which slice of the named tensor it is: '' for the
+    whole tensor, or TF's spec such as '5 4 0,3:-' for a shard of a partitioned variable
+    (several slices may share one name; framework/tensor_bundle.py stores them)."""
     uses_context = True
     stateful = True
     differentiable = False
 
     def kernel(ctx, step, prefix, tensor_names, shape_and_slices, *tensors, dtypes=None):
-        names = _names(tensor_names)
-        if len(names) != len(tensors):
+        names, specs = _names(tensor_names), _names(shape_and_slices)
+        if not len(names) == len(specs) == len(tensors):
             raise errors.InvalidArgumentError(
-                None, None, f"SaveV2 got {len(names)} tensor names for {len(tensors)} tensors.")
-        _check_full_slices(shape_and_slices, "SaveV2")
-        tensor_bundle.write_checkpoint(prefix, names, tensors, dtypes, device=ctx.device)
+                None, None, f"SaveV2 got {len(names)} tensor names, {len(specs)} "
+                f"shape_and_slices and {len(tensors)} tensors: give one of each per tensor.")
+        tensor_bundle.write_checkpoint(prefix, names, tensors, dtypes, device=ctx.device,
+                                       shape_and_slices=specs)
 
 
 class RestoreV2(OpDef):
-    """Reads the tensors `tensor_names` of checkpoint `prefix` (one output per name)."""
+    """Reads the tensors `tensor_names` of checkpoint `prefix` (one output per name). A
+    non-empty `shape_and_slices` entry reads just that slice, however the checkpoint holds the
+    tensor -- whole, or in slices of another partitioning."""
     stateful = True
     differentiable = False
     multi_output = True
@@ -63,10 +65,14 @@ class RestoreV2(OpDef):
         return [unknown_shape() for _ in op.outputs]
 
     def kernel(prefix, tensor_names, shape_and_slices, dtypes=None):
-        names = _names(tensor_names)
-        _check_full_slices(shape_and_slices, "RestoreV2")
+        names, specs = _names(tensor_names), _names(shape_and_slices)
+        if len(specs) != len(names):
+            raise errors.InvalidArgumentError(
+                None, None, f"RestoreV2 got {len(names)} tensor names and {len(specs)} "
+                "shape_and_slices: give one spec ('' for the whole tensor) per name.")
         with tensor_bundle.CheckpointReader(prefix) as reader:
-            return tuple(reader.get_tensor(name, dtype) for name, dtype in zip(names, dtypes))
+            return tuple(reader.lookup_slice(name, spec, dtype)
+                         for name, spec, dtype in zip(names, specs, dtypes))
 
 
 class MergeV2Checkpoints(OpDef):

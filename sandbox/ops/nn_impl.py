@@ -23,6 +23,7 @@ from ..framework.tensor_util import const_op_value, shape_text
 from . import (array_ops, basic_math_ops, clip_ops, comparison_ops, indexing_ops, math_ops,
                matmul_ops, reduction_ops, slicing_ops)
 from .constant_op import constant
+from .partitioned_variables import PartitionedVariable
 from .control_flow_ops import identity, stop_gradient
 from .nn_ops import (_at_least_rank_1, _ensure_xent_args, _float_tensor, _merged_shape,
                      bias_add, relu)
@@ -237,7 +238,8 @@ def _partition(flat_ids, params, partition_strategy):
 
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
                      max_norm=None):
-    """The rows of `params` (an embedding matrix, or a list of its shards) picked by `ids`:
+    """The rows of `params` (an embedding matrix, a list of its shards, or a
+    PartitionedVariable) picked by `ids`:
     tf.gather(params, ids), placed beside params, so that on a cluster only the picked rows
     leave the ps. Its gradient for params is a tf.IndexedSlices (only those rows).
 
@@ -248,6 +250,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         raise ValueError("params must be specified")
     if isinstance(params, (list, tuple)) and not params:
         raise ValueError("Need at least one param")
+    if isinstance(params, PartitionedVariable):
+        params = list(params)        # its shards, each looked up on its own task
     params = list(params) if isinstance(params, (list, tuple)) else [params]
     with name_scope(name, "embedding_lookup", params + [ids]) as scope:
         params = [convert_to_tensor(p, name="params") for p in params]

@@ -15,6 +15,9 @@ first, so that model code can *share* weights: build the same layer twice in
     names like 'layer1/MatMul' (the name scope is made unique: 'layer1_1/...' the second
     time, while the variables stay 'layer1/w').
   * Without an initializer, floats use glorot_uniform and integers/bools zeros.
+  * With a partitioner (an argument, or the scope's), get_variable cuts the variable into
+    shards 'emb/part_0', 'emb/part_1' ... and returns them as one PartitionedVariable
+    (ops/partitioned_variables.py); the store remembers it under 'emb'.
 """
 import contextlib
 import copy
@@ -29,10 +32,11 @@ from ..framework.graph import Graph, GraphKeys, get_default_graph
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import as_shape
 from . import init_ops
-from .variables import Variable
+from . import partitioned_variables as _pv
+from .variables import SaveSliceInfo, Variable
 
 __all__ = ["get_variable", "get_local_variable", "variable_scope", "get_variable_scope",
-           "VariableScope", "AUTO_REUSE", "no_regularizer"]
+           "VariableScope", "AUTO_REUSE", "no_regularizer", "create_partitioned_variables"]
 
 
 class _ReuseMode(enum.Enum):
@@ -79,6 +83,7 @@ class _VariableStore:
 
     def __init__(self):
         self._vars = {}
+        self._partitioned_vars = {}   # name -> PartitionedVariable
         self._defined_at = {}      # name -> where the user's code created it
 
     def get_variable(self, name, shape=None, dtype=_dtypes.float32, initializer=None,
@@ -96,8 +101,15 @@ class _VariableStore:
                          caching_device=None, partitioner=None, validate_shape=True,
                          use_resource=None, constraint=None, **_ignored):
             if partitioner is not None:
-                raise NotImplementedError(f"Variable {name}: partitioned variables "
-                                          "(partitioner=...) are not supported by the sandbox.")
+                return self._get_partitioned_variable(
+                    name, partitioner, shape=shape, dtype=dtype, initializer=initializer,
+                    regularizer=regularizer, reuse=reuse, trainable=trainable,
+                    collections=collections, caching_device=caching_device,
+                    validate_shape=validate_shape, constraint=constraint)
+            if f"{name}/part_0" in self._vars:
+                raise ValueError(f"No partitioner was provided, but a partitioned version of "
+                                 f"the variable was found: {name}/part_0. Perhaps a variable "
+                                 "of the same name was already created with partitioning?")
             return self._get_single_variable(
                 name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
@@ -115,9 +127,91 @@ class _VariableStore:
             args["constraint"] = constraint
         return custom_getter(getter=_true_getter, **args)
 
+    def _get_partitioned_variable(self, name, partitioner, shape=None, dtype=_dtypes.float32,
+                                  initializer=None, regularizer=None, reuse=None,
+                                  trainable=True, collections=None, caching_device=None,
+                                  validate_shape=True, constraint=None):
+        """The shards of `name` (found, or made now, one Variable per slice) as one
+        PartitionedVariable -- TF's _VariableStore._get_partitioned_variable."""
+        from ..framework.graph import name_scope
+        from ..framework.tensor import Tensor
+        from .slicing_ops import slice as slice_op
+        initializing_from_value = isinstance(initializer, Tensor)
+        if name in self._vars:
+            raise ValueError(f"A partitioner was provided, but an unpartitioned version of the "
+                             f"variable was found: {name}.  Perhaps a variable of the same "
+                             "name was already created without partitioning?")
+        dtype = _dtypes.as_dtype(dtype)
+        shape = as_shape(shape)
+        if initializing_from_value:
+            shape = shape.merge_with(initializer.get_shape())
+        partitions = _pv.call_partitioner(partitioner, shape, dtype)
+        if name in self._partitioned_vars:
+            if reuse is False:
+                raise ValueError(f"Partitioned variable with name {name} already exists. Did "
+                                 "you mean to set reuse=True or reuse=tf.AUTO_REUSE in "
+                                 "VarScope?")
+            found = self._partitioned_vars[name]
+            if not shape.is_compatible_with(found.get_shape()):
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified "
+                                 f"shape {shape} and found shape {found.get_shape()}.")
+            if not dtype.is_compatible_with(found.dtype):
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified "
+                                 f"dtype {dtype.name} and found dtype {found.dtype.name}.")
+            if found._get_partitions() != partitions:
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified "
+                                 f"partitions {partitions} and found partitions "
+                                 f"{found._get_partitions()}.")
+            return found
+        if reuse is True:
+            raise ValueError(f"PartitionedVariable {name} does not exist, or was not created "
+                             "with tf.get_variable(). Did you mean to set reuse=False or "
+                             "reuse=tf.AUTO_REUSE in VarScope?")
+        slice_dim, num_slices = _pv.slice_dim_and_num_slices(partitions)
+        if f"{name}/part_0" in self._vars:
+            if f"{name}/part_{num_slices - 1}" not in self._vars:
+                raise ValueError(f"Partitioner returned a different partitioning than what was "
+                                 f"already found.  Partitioner returned {num_slices} shards, "
+                                 f"and shard {name}/part_0 was found, but "
+                                 f"{name}/part_{num_slices - 1} was not.")
+            if f"{name}/part_{num_slices}" in self._vars:
+                raise ValueError(f"Partitioner returned a different partitioning than what was "
+                                 f"already found.  Partitioner returned {num_slices} shards, "
+                                 f"and shard {name}/part_0 was found, but so was the extra "
+                                 f"shard {name}/part_{num_slices}.")
+        shards = []
+        full_shape = shape.as_list()
+        for i, (offset, part_shape) in enumerate(_pv.iter_slices(full_shape, num_slices,
+                                                                 slice_dim)):
+            info = _pv.PartitionInfo(full_shape=full_shape, var_offset=offset)
+            part_name = f"{name}/part_{i}"
+            with name_scope(part_name + "/PartitionedInitializer"):
+                if initializer is None:
+                    init, init_shape = self._default_initializer(name, dtype), part_shape
+                elif callable(initializer):
+                    init, init_shape = initializer, part_shape
+                else:                   # a value for the whole variable: this shard's slice
+                    value = convert_to_tensor(initializer, dtype=None if initializing_from_value
+                                              else dtype)
+                    init, init_shape = slice_op(value, offset, part_shape), None
+                    dtype = init.dtype.base_dtype
+            with name_scope(None):
+                shard = self._get_single_variable(
+                    part_name, shape=init_shape, dtype=dtype, initializer=init,
+                    regularizer=regularizer, reuse=reuse, trainable=trainable,
+                    collections=collections, caching_device=caching_device,
+                    validate_shape=validate_shape, constraint=constraint, partition_info=info)
+            shard._set_save_slice_info(SaveSliceInfo(name, full_shape, offset, part_shape))
+            shards.append(shard)
+        partitioned = _pv.PartitionedVariable(name=name, shape=shape, dtype=dtype,
+                                              variable_list=shards, partitions=partitions)
+        self._partitioned_vars[name] = partitioned
+        return partitioned
+
     def _get_single_variable(self, name, shape=None, dtype=_dtypes.float32, initializer=None,
                              regularizer=None, reuse=None, trainable=True, collections=None,
-                             caching_device=None, validate_shape=True, constraint=None):
+                             caching_device=None, validate_shape=True, constraint=None,
+                             partition_info=None):
         initializing_from_value = initializer is not None and not callable(initializer)
         if shape is not None and initializing_from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -153,7 +247,11 @@ class _VariableStore:
                 initializer = initializer()
             if shape.is_fully_defined():
                 dims = shape.as_list()
-                init_val = lambda: initializer(dims, dtype=dtype)  # noqa: E731
+                if partition_info is not None and _accepts(initializer, "partition_info"):
+                    init_val = functools.partial(initializer, dims, dtype=dtype,
+                                                 partition_info=partition_info)
+                else:
+                    init_val = functools.partial(initializer, dims, dtype=dtype)
                 variable_dtype = dtype.base_dtype
                 variable_shape = shape if validate_shape else None
             elif _takes_no_arguments(initializer):
@@ -580,6 +678,25 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         regularizer=regularizer, trainable=trainable, collections=collections,
         caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
         use_resource=use_resource, custom_getter=custom_getter, constraint=constraint)
+
+
+def create_partitioned_variables(shape, slicing, initializer, dtype=_dtypes.float32,
+                                 trainable=True, collections=None, name=None, reuse=None):
+    """The older way to make shards (TF's partitioned_variables.create_partitioned_variables,
+    deprecated there for get_variable(partitioner=...)): `slicing` gives the number of shards
+    per axis; returns the list of shards, named after the variable scope `name`
+    ('PartitionedVariable/part_0' ...)."""
+    if len(shape) != len(slicing):
+        raise ValueError(f"The 'shape' and 'slicing' of a partitioned Variable must have the "
+                         f"length: shape: {shape}, slicing: {slicing}")
+    if len(shape) < 1:
+        raise ValueError(f"A partitioned Variable must have rank at least 1: shape: {shape}")
+    with variable_scope(name, "PartitionedVariable", reuse=reuse) as scope:
+        partitioned = _get_default_variable_store()._get_partitioned_variable(
+            scope.name, lambda **unused: list(slicing), shape=shape, dtype=dtype,
+            initializer=initializer, trainable=trainable, collections=collections,
+            reuse=scope.reuse)
+        return list(partitioned)
 
 
 def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,

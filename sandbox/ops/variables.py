@@ -30,9 +30,34 @@ __all__ = ["Variable", "global_variables", "all_variables", "trainable_variables
            "is_variable_initialized", "assert_variables_initialized"]
 
 
+class SaveSliceInfo:
+    """Which slice of a bigger, partitioned variable a Variable holds -- TF's
+    Variable.SaveSliceInfo. A shard `emb/part_1` of a [10, 4] variable `emb` cut in two along
+    axis 0 has full_name 'emb', full_shape [10, 4], var_offset [5, 0], var_shape [5, 4]; the
+    Saver writes it into the checkpoint as that slice of 'emb' (spec '10 4 5,5:0,4')."""
+
+    def __init__(self, full_name=None, full_shape=None, var_offset=None, var_shape=None):
+        self.full_name = full_name
+        self.full_shape = list(full_shape)
+        self.var_offset = list(var_offset)
+        self.var_shape = list(var_shape)
+
+    @property
+    def spec(self):
+        """TF's shape-and-slice string: the full shape, then 'offset,length' per axis."""
+        return (" ".join(str(d) for d in self.full_shape) + " " +
+                ":".join(f"{o},{n}" for o, n in zip(self.var_offset, self.var_shape)))
+
+    def __repr__(self):
+        return f"<SaveSliceInfo {self.full_name!r} {self.spec!r}>"
+
+
 class Variable:
     """A tensor whose value persists across Session.run calls, stored on the task it is
     placed on."""
+
+    SaveSliceInfo = SaveSliceInfo
+    _save_slice_info = None
 
     def __init__(self, initial_value=None, trainable=True, collections=None,
                  validate_shape=True, caching_device=None, name=None, variable_def=None,
@@ -171,6 +196,12 @@ class Variable:
         """Writes `value` into the variable through `session` (no new op per call)."""
         session = session_for(session, self._graph, f"load variable {self.name!r}")
         session.run(self._initializer_op, {self._initial_value: value})
+
+    def _set_save_slice_info(self, save_slice_info):
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return self._save_slice_info
 
     def set_shape(self, shape):
         self._variable.set_shape(shape)

@@ -118,6 +118,11 @@ def graph_extras(graph, ops, collection_keys):
                     "variable_name": v.name, "initializer_name": v.initializer.name,
                     "snapshot_name": v.value().name,
                     "initial_value_name": v.initial_value.name, "trainable": v.trainable}
+                info = v._get_save_slice_info()     # a shard: TF's save_slice_info_def
+                if info is not None:
+                    variable_defs[v.name]["save_slice_info"] = {
+                        "full_name": info.full_name, "full_shape": info.full_shape,
+                        "var_offset": info.var_offset, "var_shape": info.var_shape}
             except (AttributeError, TypeError, ValueError):
                 pass           # not a plain tf.Variable: its collections keep only its name
     return outputs, variable_defs
@@ -262,7 +267,7 @@ def _topological(by_name, prefix):
 
 
 def _import_collections(graph, meta, prefix, keep):
-    from ..ops.variables import Variable
+    from ..ops.variables import SaveSliceInfo, Variable
     var_defs = meta.get("variable_defs") or {}
     variables = {}
 
@@ -277,6 +282,11 @@ def _import_collections(graph, meta, prefix, keep):
             v._trainable = vd.get("trainable", True)
             v._constraint = None
             v._graph = graph
+            info = vd.get("save_slice_info")
+            if info is not None:
+                v._set_save_slice_info(SaveSliceInfo(
+                    _rename(info["full_name"], prefix), info["full_shape"],
+                    info["var_offset"], info["var_shape"]))
             variables[name] = v
         return variables[name]
 

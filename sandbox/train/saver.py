@@ -20,6 +20,13 @@ So in a cluster the files are written and read by the tasks that run those ops. 
 nothing crosses the network; with `sharded=False` every value travels to the saver's device
 and that one task writes one file.
 
+Partitioned variables (tf.get_variable(..., partitioner=...)) are saved as TensorFlow saves
+them: each shard ('emb/part_0', 'emb/part_1', ...) is a SLICE of one tensor named after the
+full variable ('emb'), written by SaveV2 with its shape-and-slice spec ('10 4 0,5:0,4'), often
+by a different ps. The checkpoint then holds one tensor 'emb' of the full shape [10, 4]; a
+restore reads each shard's slice of it, so a model may come back with another number of
+shards, or with one whole variable 'emb'.
+
 save() runs the save ops (data files first, then the index -- see framework/tensor_bundle.py),
 then records the new checkpoint in the `checkpoint` state file (atomically, last), deletes
 what `max_to_keep` no longer keeps, and writes the graph to `<prefix>.meta`.
@@ -93,49 +100,98 @@ def _variable_ref(v):
                     "(pass a list of them, or a dict {name in the checkpoint: variable}).")
 
 
+def _slice_info(var):
+    """The SaveSliceInfo of a shard of a partitioned variable, else None."""
+    return var._get_save_slice_info() if _is_variable(var) else None
+
+
+def _is_partitioned(var):
+    """A PartitionedVariable (TF's variables.PartitionedVariable), recognized by its method:
+    it iterates over its shards, ordinary Variables that each know their slice."""
+    return not _is_variable(var) and callable(getattr(var, "_get_variable_list", None))
+
+
 def op_list_to_dict(op_list):
-    """A list of variables -> {checkpoint name: variable}; the name is the variable's op name
-    ('layer1/weights'), as in TF."""
+    """A list of variables -> {checkpoint name: variable, or list of slices} (TF's
+    saveable_object_util.op_list_to_dict). A variable is saved under its op name
+    ('layer1/weights'); a shard of a partitioned variable under the full variable's name
+    ('emb'), beside the other shards: a PartitionedVariable counts as its shards."""
     if not isinstance(op_list, (list, tuple, set)):
         raise TypeError(f"Variables to save should be passed in a dict or a list: {op_list!r}")
     if isinstance(op_list, set):
         op_list = sorted(op_list, key=lambda x: x.name)
     names = {}
-    for var in op_list:
-        name = _variable_ref(var).op.name
-        if name in names:
-            raise ValueError(f"At least two variables have the same name: {name}")
-        names[name] = var
+    for item in op_list:
+        for var in item._get_variable_list() if _is_partitioned(item) else [item]:
+            info = _slice_info(var)
+            name = info.full_name if info is not None else _variable_ref(var).op.name
+            if name in names and isinstance(names[name], list) != (info is not None):
+                raise ValueError(f"Mixing slices and non-slices with the same name: {name} (a "
+                                 f"variable and the shards of a partitioned variable are both "
+                                 f"called {name!r}: rename one, or pass a dict of names)")
+            if info is not None:
+                names.setdefault(name, []).append(var)
+            elif name in names:
+                raise ValueError(f"At least two variables have the same name: {name}")
+            else:
+                names[name] = var
     return names
 
 
 def _saveables(var_list):
-    """[(name, ref tensor)] sorted by name, each variable once."""
+    """[(name, shape_and_slice, ref tensor)] sorted by name, each variable once; the spec is
+    '' for a whole variable, the slice's spec ('10 4 5,5:0,4') for a shard."""
     names = var_list if isinstance(var_list, dict) else op_list_to_dict(var_list)
     items, seen = [], set()
-    for name, var in sorted(names.items(), key=lambda kv: kv[0]):
+    for name, value in sorted(names.items(), key=lambda kv: kv[0]):
         if not isinstance(name, str):
             raise TypeError(f"Checkpoint names must be strings, got {name!r}")
-        ref = _variable_ref(var)
-        if ref.op in seen:
-            raise ValueError(f"The same saveable will be restored with two names: {name}")
-        seen.add(ref.op)
-        items.append((name, ref))
+        if _is_partitioned(value) or isinstance(value, (list, tuple)):
+            shards = list(value._get_variable_list() if _is_partitioned(value) else value)
+            entries = [(name, spec, var._ref())
+                       for var, spec in zip(shards, _slice_specs(shards, name))]
+        else:
+            entries = [(name, "", _variable_ref(value))]
+        for entry in entries:
+            if entry[2].op in seen:
+                raise ValueError(f"The same saveable will be restored with two names: {name}")
+            seen.add(entry[2].op)
+            items.append(entry)
     return items
 
 
+def _slice_specs(shards, name):
+    """The specs of the slices saved under `name`, after TF's checks (saveable_objects_for_op):
+    every one a Variable with a save_slice_info, all of the same full variable."""
+    specs, full_name = [], None
+    for var in shards:
+        if not _is_variable(var):
+            raise ValueError(f"Slices must all be Variables: {var!r} (saving {name!r})")
+        info = _slice_info(var)
+        if info is None:
+            raise ValueError(f"Slices must all be slices: {var.name} has no save_slice_info "
+                             f"(saving {name!r})")
+        full_name = full_name or info.full_name
+        if info.full_name != full_name:
+            raise ValueError(f"Slices must all be from the same tensor: {full_name} != "
+                             f"{info.full_name} (saving {name!r})")
+        specs.append(info.spec)
+    return specs
+
+
 def _group_by_device(items):
-    """[(device, [(name, ref), ...])] sorted by device name (TF's _GroupByDevices)."""
+    """[(device, [(name, spec, ref), ...])] sorted by device name (TF's _GroupByDevices)."""
     per_device = {}
-    for name, ref in items:
-        per_device.setdefault(ref.op.device, []).append((name, ref))
+    for item in items:
+        per_device.setdefault(item[2].op.device, []).append(item)
     return sorted(per_device.items(), key=lambda t: t[0])
 
 
 # -- building the ops ----------------------------------------------------------------------
 
 class _SaverBuilder:
-    """Adds the save and restore ops for a list of (name, variable reference)."""
+    """Adds the save and restore ops for a list of (name, shape_and_slice, variable
+    reference)."""
 
     def __init__(self, graph):
         self.g = graph
@@ -170,8 +226,8 @@ class _SaverBuilder:
                         version=version)
 
     def _save_op(self, prefix, items):
-        names = [n for n, _ in items]
-        return io_ops.save_v2(prefix, names, [""] * len(names), [ref for _, ref in items])
+        return io_ops.save_v2(prefix, [n for n, _, _ in items], [s for _, s, _ in items],
+                              [ref for _, _, ref in items])
 
     def _save(self, filename_tensor, items):
         """One SaveV2 on the saver's device; returns the prefix, available once saved."""
@@ -192,7 +248,7 @@ class _SaverBuilder:
         num_shards = constant(len(per_device), name="num_shards")
         saves, prefixes, anchor = [], [], None
         for shard, (_, items) in enumerate(per_device):
-            anchor = items[0][1]
+            anchor = items[0][2]
             with g.colocate_with(anchor.op):
                 prefix = io_ops.sharded_filename(tmp_prefix, shard, num_shards)
                 prefixes.append(prefix)
@@ -211,12 +267,12 @@ class _SaverBuilder:
         g = self.g
         shards = []
         for _, items in per_device:
-            with g.colocate_with(items[0][1].op):
-                tensors = io_ops.restore_v2(filename_tensor, [n for n, _ in items],
-                                            [""] * len(items),
-                                            [ref.dtype.base_dtype for _, ref in items])
+            with g.colocate_with(items[0][2].op):
+                tensors = io_ops.restore_v2(filename_tensor, [n for n, _, _ in items],
+                                            [spec for _, spec, _ in items],
+                                            [ref.dtype.base_dtype for _, _, ref in items])
             assigns = []
-            for (_, ref), tensor in zip(items, tensors):
+            for (_, _, ref), tensor in zip(items, tensors):
                 shape = ref.get_shape()
                 with g.colocate_with(ref.op):
                     if reshape and shape.is_fully_defined():
@@ -301,7 +357,7 @@ class Saver:
                 raise ValueError("No variables to save")
             self._is_empty = False
             items = _saveables(self._var_list)
-            self._graph = items[0][1].graph
+            self._graph = items[0][2].graph
             self.saver_def = _SaverBuilder(self._graph).build(
                 items, self._reshape, self._sharded, self._max_to_keep,
                 self._keep_checkpoint_every_n_hours, self._name, self._filename,
