@@ -7,7 +7,9 @@ and top_k, in_top_k, lrn, embedding_lookup), sandbox/ops/conv_ops.py (convolutio
 transpose, and pooling), sandbox/ops/depthwise_conv_ops.py (depthwise and separable
 convolution), sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent
 networks: sandbox/ops/rnn.py (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell
-(sandbox/ops/rnn_cell.py). A layer of the MNIST tutorial reads:
+(sandbox/ops/rnn_cell.py); the sampled losses nce_loss and sampled_softmax_loss
+(sandbox/ops/sampled_losses.py) and their candidate samplers
+(sandbox/ops/candidate_sampling_ops.py). A layer of the MNIST tutorial reads:
 
     h = tf.nn.relu(tf.matmul(x, W) + b)
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
@@ -39,3 +41,8 @@ from .ops import rnn_cell  # noqa: F401
 from .ops.conv3d_ops import conv3d, conv3d_transpose, max_pool3d, avg_pool3d  # noqa: F401
 from .ops.space_ops import depth_to_space, space_to_batch, space_to_depth  # noqa: F401
 from .ops.conv_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa: F401
+from .ops.sampled_losses import nce_loss, sampled_softmax_loss  # noqa: F401
+from .ops.candidate_sampling_ops import (  # noqa: F401
+    all_candidate_sampler, compute_accidental_hits, log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)

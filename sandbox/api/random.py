@@ -8,7 +8,9 @@ api/_v1/random/__init__.py): the TF-2 names of the random ops of sandbox/ops/ran
 `categorical` is tf.multinomial with TF 2's argument name `dtype` for the output type.
 
 `gamma` and `poisson` are tf.random_gamma and tf.random_poisson (NumPy's numbers, not TF's).
-Not here (TF 1.15 has them): the stateless_* ops and the candidate samplers.
+The candidate samplers (`log_uniform_candidate_sampler` ...) are sandbox/ops/
+candidate_sampling_ops.py's, as in tf.nn. Not here (TF 1.15 has them): the stateless_* ops and
+the learned and fixed unigram samplers.
 """
 from ..ops.random_ops import (  # noqa: F401
     get_seed, multinomial, random_normal as normal, random_shuffle as shuffle,
@@ -16,8 +18,12 @@ from ..ops.random_ops import (  # noqa: F401
 )
 
 from ..ops.random_extra_ops import random_gamma as gamma, random_poisson as poisson  # noqa: F401
+from ..ops.candidate_sampling_ops import (  # noqa: F401
+    all_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+)
 
-__all__ = ["categorical", "gamma", "poisson", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
+__all__ = ["all_candidate_sampler", "log_uniform_candidate_sampler", "uniform_candidate_sampler",
+           "categorical", "gamma", "poisson", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
            "truncated_normal", "uniform"]
 
 
