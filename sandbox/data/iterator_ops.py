@@ -17,13 +17,28 @@ values of any placeholder the dataset uses from that run's feed_dict. A one-shot
 starts by itself, so its dataset may not depend on placeholders or variables (ValueError, as
 in TF). `Iterator.from_structure` makes an iterator that any dataset of that structure can
 start, with `it.make_initializer(dataset)`.
+
+A *feedable* iterator switches between iterators by a fed string, as TF-1 tutorials switch
+between training and validation data:
+
+    handle = tf.placeholder(tf.string, shape=[])
+    iterator = tf.data.Iterator.from_string_handle(handle, train_ds.output_types,
+                                                   train_ds.output_shapes)
+    next_element = iterator.get_next()
+    train_handle = sess.run(train_iterator.string_handle())
+    sess.run(next_element, feed_dict={handle: train_handle})
+
+`string_handle()` names the iterator (its device, container and name: TF's ResourceHandle,
+ops/dataset_ops.py); `from_string_handle` reads whichever iterator the fed handle names. The
+handle only works on the device where that iterator lives: on a cluster, build
+`from_string_handle` under the same `tf.device` as the iterators.
 """
 import warnings
 
 from ..framework import dtypes as _dtypes
 from ..framework.graph import get_default_graph
 from ..framework.op_def import apply_op
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.dataset_function import subgraph_function
 from . import nest
@@ -54,21 +69,36 @@ class Iterator:
                 output_types, [_Spec(t, s) for t, s in zip(types, shapes)])
         self._structure = structure
         self._get_next_calls = 0
+        self._string_handle = None
 
     @staticmethod
     def from_structure(output_types, output_shapes=None, shared_name=None,
                        output_classes=None):
         """An iterator not bound to a dataset: start it with `make_initializer(dataset)`."""
-        types = nest.map_structure(_dtypes.as_dtype, output_types)
-        if output_shapes is None:
-            output_shapes = nest.map_structure(lambda _: TensorShape(None), types)
-        structure = nest.pack_sequence_as(types, [
-            _Spec(t, TensorShape(s)) for t, s in zip(nest.flatten(types),
-                                                     _flat_shapes(types, output_shapes))])
+        structure = _structure(output_types, output_shapes)
         handle = apply_op("IteratorV2", [], {"shared_name": shared_name or "", "container": "",
                                               **_type_attrs(structure)},
                           name="Iterator", output_dtypes=[_RESOURCE],
                           graph=get_default_graph())
+        return Iterator(handle, None, None, None, structure=structure)
+
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None,
+                           output_classes=None):
+        """A feedable iterator (TF's IteratorFromStringHandleV2): its get_next reads from the
+        iterator whose `string_handle()` value is fed to `string_handle` (a tf.string
+        placeholder of shape []). Every iterator fed must give elements of `output_types`
+        and `output_shapes` (InvalidArgumentError otherwise), and live on the device this
+        iterator's op is placed on."""
+        structure = _structure(output_types, output_shapes)
+        string_handle = convert_to_tensor(string_handle)
+        if string_handle.dtype.base_dtype != _dtypes.string:
+            raise TypeError(f"Iterator.from_string_handle takes a tf.string tensor (a "
+                            f"placeholder fed with sess.run(iterator.string_handle())), got "
+                            f"{string_handle.dtype.name} tensor {string_handle.name!r}.")
+        handle = apply_op("IteratorFromStringHandleV2", [string_handle],
+                          _type_attrs(structure), name="IteratorFromStringHandleV2",
+                          output_dtypes=[_RESOURCE])
         return Iterator(handle, None, None, None, structure=structure)
 
     @property
@@ -130,9 +160,27 @@ class Iterator:
         return nest.pack_sequence_as(self._structure, outs)
 
     def string_handle(self, name=None):
-        raise NotImplementedError("Iterator.string_handle (feedable iterators) is not "
-                                  "supported by the sandbox; use make_initializer to switch "
-                                  "an iterator from one dataset to another.")
+        """A scalar tf.string tensor naming this iterator (TF's IteratorToStringHandle): run
+        it once, and feed its value to an `Iterator.from_string_handle` iterator's
+        placeholder to read from this iterator. It runs where the iterator lives."""
+        if name is None and self._string_handle is not None:
+            return self._string_handle            # TF makes one per iterator, and reuses it
+        handle = apply_op("IteratorToStringHandle", [self._iterator_resource], {},
+                          name=name or "IteratorToStringHandle",
+                          output_dtypes=[_dtypes.string])
+        if name is None:
+            self._string_handle = handle
+        return handle
+
+
+def _structure(output_types, output_shapes):
+    """The element structure (Specs) of the given types and shapes (shapes unknown if None)."""
+    types = nest.map_structure(_dtypes.as_dtype, output_types)
+    if output_shapes is None:
+        output_shapes = nest.map_structure(lambda _: TensorShape(None), types)
+    return nest.pack_sequence_as(types, [
+        _Spec(t, TensorShape(s)) for t, s in zip(nest.flatten(types),
+                                                 _flat_shapes(types, output_shapes))])
 
 
 def _flat_shapes(types, shapes):
