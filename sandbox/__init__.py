@@ -52,6 +52,9 @@ from .ops.script_ops import *                        # noqa: F401,F403  tf.py_fu
 from .ops.functional_ops import *                    # noqa: F401,F403  tf.map_fn
 from .framework.indexed_slices import *              # noqa: F401,F403  tf.IndexedSlices
 from .framework.node_def import *                    # noqa: F401,F403  tf.NodeDef
+from .framework.sparse_tensor import *               # noqa: F401,F403  tf.SparseTensor ...
+from .ops.sparse_ops import *                        # noqa: F401,F403  tf.sparse_to_dense ...
+from .ops.sparse_math_ops import *                   # noqa: F401,F403  tf.sparse_reduce_sum ...
 # -- more array, math and linear-algebra ops (issue 27): each module's __all__ -------------
 # (a helper adds its star imports here)
 from .ops.linalg_ops import *                        # noqa: F401,F403  tf.eye, tf.norm ...
@@ -86,7 +89,7 @@ from . import losses
 from . import estimator
 from .platform import gfile
 from .platform import tf_logging as logging
-from .api import debugging, io, math, python_io, random
+from .api import debugging, io, math, python_io, random, sparse
 from .api.math import (acos, acosh, asin, asinh, atan, atan2, atanh,  # noqa: F401
                        confusion_matrix, cosh, cumprod, erfc, log_sigmoid, segment_sum, sinh,
                        tan, unsorted_segment_sum, divide_no_nan as div_no_nan)

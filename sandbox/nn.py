@@ -3,13 +3,13 @@
 This module only gathers names; the ops live in sandbox/ops/nn_ops.py (activations, softmax,
 the softmax cross-entropy losses, bias_add, dropout), sandbox/ops/nn_impl.py (what TF builds
 from those: moments, batch_normalization, l2_normalize, sigmoid_cross_entropy_with_logits ...;
-and top_k, in_top_k, lrn, embedding_lookup), sandbox/ops/conv_ops.py (convolution, its
-transpose, and pooling), sandbox/ops/depthwise_conv_ops.py (depthwise and separable
-convolution), sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent
-networks: sandbox/ops/rnn.py (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell
-(sandbox/ops/rnn_cell.py); the sampled losses nce_loss and sampled_softmax_loss
-(sandbox/ops/sampled_losses.py) and their candidate samplers
-(sandbox/ops/candidate_sampling_ops.py). A layer of the MNIST tutorial reads:
+and top_k, in_top_k, lrn, embedding_lookup, embedding_lookup_sparse,
+safe_embedding_lookup_sparse), sandbox/ops/conv_ops.py (convolution, its transpose, and
+pooling), sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
+sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
+(dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
+sampled losses nce_loss and sampled_softmax_loss (sandbox/ops/sampled_losses.py) and their
+candidate samplers (sandbox/ops/candidate_sampling_ops.py). A layer of the MNIST tutorial reads:
 
     h = tf.nn.relu(tf.matmul(x, W) + b)
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
@@ -25,7 +25,8 @@ from .ops.nn_ops import (  # noqa: F401
 from .ops.nn_impl import (  # noqa: F401
     sigmoid_cross_entropy_with_logits, relu_layer,
     moments, l2_normalize, zero_fraction, batch_normalization,
-    local_response_normalization, lrn, embedding_lookup, in_top_k, top_k,
+    local_response_normalization, lrn, embedding_lookup, embedding_lookup_sparse,
+    safe_embedding_lookup_sparse, in_top_k, top_k,
 )
 from .ops.conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_input, conv2d_backprop_filter, conv2d_transpose, max_pool, avg_pool,

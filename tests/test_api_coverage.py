@@ -141,6 +141,12 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_scope variables_initializer
     variance_scaling_initializer verify_tensor_all_finite where where_v2 while_loop write_file
     zeros zeros_initializer zeros_like zeta
+    SparseTensor SparseTensorValue sparse_placeholder convert_to_tensor_or_sparse_tensor
+    sparse_tensor_to_dense sparse_to_dense sparse_reorder sparse_reduce_sum
+    sparse_tensor_dense_matmul sparse_add sparse_retain sparse_slice sparse_fill_empty_rows
+    sparse_reshape sparse_segment_sum sparse_segment_mean sparse_segment_sqrt_n
+    fixed_size_partitioner min_max_variable_partitioner variable_axis_size_partitioner
+    create_partitioned_variables
 layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
     Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
     MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
@@ -185,7 +191,10 @@ debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_e
     assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
     assert_scalar assert_type check_numerics is_finite is_inf is_nan is_non_decreasing
     is_numeric_tensor is_strictly_increasing
-nn: avg_pool avg_pool3d batch_normalization bias_add bidirectional_dynamic_rnn conv2d
+nn: embedding_lookup_sparse safe_embedding_lookup_sparse nce_loss sampled_softmax_loss
+    log_uniform_candidate_sampler uniform_candidate_sampler all_candidate_sampler
+    compute_accidental_hits
+    avg_pool avg_pool3d batch_normalization bias_add bidirectional_dynamic_rnn conv2d
     conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d conv3d_transpose
     depthwise_conv2d depthwise_conv2d_native depthwise_conv2d_native_backprop_filter
     depthwise_conv2d_native_backprop_input dropout dynamic_rnn elu embedding_lookup in_top_k

@@ -11,11 +11,11 @@ sandbox/platform/gfile.py, the queues in sandbox/ops/data_flow_ops.py.
 
 TFRecord files (TFRecordWriter, tf_record_iterator, TFRecordOptions, TFRecordCompressionType)
 are sandbox/platform/tf_record.py, the same objects as tf.python_io's; tf.Example parsing
-(parse_single_example, parse_example, FixedLenFeature) is sandbox/ops/parsing_ops.py.
+(parse_single_example, parse_example, FixedLenFeature, VarLenFeature -- a SparseTensor) is
+sandbox/ops/parsing_ops.py.
 
-Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), VarLenFeature
-parsing (it gives a SparseTensor), serialize_tensor / parse_tensor, PaddingFIFOQueue,
-PriorityQueue, match_filenames_once.
+Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), SparseFeature,
+serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
 """
 import types as _types
 

@@ -3,11 +3,15 @@
 A Session runs (parts of) a graph. `sess.run(fetches, feed_dict)`:
 
   1. flattens `fetches` -- a tensor, an op, a name like 'y:0' or 'train', or lists, tuples,
-     dicts and namedtuples of them, nested -- into a list of unique graph elements;
-  2. checks every fed value against its tensor's dtype and static shape;
+     dicts and namedtuples of them, nested -- into a list of unique graph elements (an
+     IndexedSlices or a SparseTensor stands for its three tensors);
+  2. checks every fed value against its tensor's dtype and static shape (a SparseTensor key
+     is fed with a SparseTensorValue or an (indices, values, dense_shape) tuple, one value
+     for each of its three tensors);
   3. asks its runtime to run the graph piece that computes those fetches (planned once per
      distinct signature and cached);
-  4. rebuilds the results in the shape of `fetches` (ops give None).
+  4. rebuilds the results in the shape of `fetches` (ops give None, a SparseTensor a
+     SparseTensorValue of arrays).
 
 `Session('')` runs in this process (DirectSession). `Session('grpc://host:port')` talks to the
 master service of a sandbox server (see sandbox/runtime/).
@@ -23,6 +27,7 @@ from ..framework.default_session import (_default_session_stack, _global_default
 from ..framework.graph import Graph, get_default_graph
 from ..framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from ..framework.operation import Operation
+from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor import Tensor
 from .config import ConfigProto
 
@@ -54,6 +59,9 @@ class _FetchStructure:
             parts = [fetch.values, fetch.indices, fetch.dense_shape]
             return ("indexed_slices", None, [None if p is None else self._build(p)
                                              for p in parts])
+        if isinstance(fetch, SparseTensor):           # TF: a SparseTensorValue of arrays
+            parts = [fetch.indices, fetch.values, fetch.dense_shape]
+            return ("sparse_tensor", None, [self._build(p) for p in parts])
         try:
             element = self.graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
         except TypeError as e:
@@ -80,6 +88,8 @@ class _FetchStructure:
         if kind == "indexed_slices":
             return IndexedSlicesValue(*[None if n is None else self._rebuild(n, values)
                                         for n in node[2]])
+        if kind == "sparse_tensor":
+            return SparseTensorValue(*[self._rebuild(n, values) for n in node[2]])
         if kind == "sequence":
             items = [self._rebuild(n, values) for n in node[2]]
             return items if node[1] is list else node[1](items)
@@ -181,7 +191,7 @@ class BaseSession:
         if not feed_dict:
             return (), ()
         names, values = [], []
-        for key, value in feed_dict.items():
+        for key, value in _expand_sparse_feeds(feed_dict):
             tensor = self._feed_tensors.get(key)
             if tensor is None:
                 tensor = self._feed_tensor(key)
@@ -335,6 +345,29 @@ def _fetch_key(fetches):
                                               for f in fetches):
         return (type(fetches),) + tuple(fetches)
     return None
+
+
+def _expand_sparse_feeds(feed_dict):
+    """The (key, value) pairs of feed_dict, a SparseTensor key standing for its three tensors:
+    as TF, its value -- a SparseTensorValue or any (indices, values, dense_shape) triple -- is
+    zipped with [sp.indices, sp.values, sp.dense_shape]."""
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            yield key, value
+            continue
+        if isinstance(value, (Tensor, SparseTensor)):
+            raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed "
+                            "values for a SparseTensor are a tf.SparseTensorValue or a tuple "
+                            f"(indices, values, dense_shape); got {value} for the feed with "
+                            f"key {key}.")
+        try:
+            parts = list(value)
+        except TypeError:
+            raise TypeError(f"Cannot feed value {_short(value)} of type {type(value).__name__} "
+                            f"to the SparseTensor of values {key.values.name!r}: feed a "
+                            "tf.SparseTensorValue or a tuple (indices, values, dense_shape)."
+                            ) from None
+        yield from zip([key.indices, key.values, key.dense_shape], parts)
 
 
 def _as_result(value):

@@ -1,9 +1,9 @@
 """Neural-network functions built from other ops -- mirrors TensorFlow's nn_impl
 (python/ops/nn_impl.py): moments, batch_normalization, l2_normalize, zero_fraction,
 sigmoid_cross_entropy_with_logits and relu_layer; and beside them the tf.nn ops that are not
-parts of a layer: local_response_normalization (core/kernels/lrn_op.cc), embedding_lookup
-(python/ops/embedding_ops.py), and top_k and in_top_k, which evaluate a network's predictions
-(python/ops/nn_ops.py, core/kernels/topk_op.cc, in_topk_op.cc).
+parts of a layer: local_response_normalization (core/kernels/lrn_op.cc), embedding_lookup and
+embedding_lookup_sparse (python/ops/embedding_ops.py), and top_k and in_top_k, which evaluate
+a network's predictions (python/ops/nn_ops.py, core/kernels/topk_op.cc, in_topk_op.cc).
 
 Most of these are a few lines of other ops -- moments is a reduce_mean and a
 squared_difference, batch_normalization is (x - mean) * rsqrt(variance + epsilon) * scale +
@@ -17,11 +17,14 @@ from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.graph import colocate_with, name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.tensor_util import const_op_value, shape_text
-from . import (array_ops, basic_math_ops, clip_ops, comparison_ops, indexing_ops, math_ops,
-               matmul_ops, reduction_ops, slicing_ops)
+from ..framework.tensor_util import const_op_value, constant_value, shape_text
+from ..platform import tf_logging
+from . import (array_ops, basic_math_ops, clip_ops, comparison_ops, indexing_ops, math_extra_ops,
+               math_ops, matmul_ops, reduction_ops, slicing_ops, sparse_math_ops,
+               sparse_ops)
 from .constant_op import constant
 from .partitioned_variables import PartitionedVariable
 from .control_flow_ops import identity, stop_gradient
@@ -289,6 +292,152 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                                                         0), name=scope)
         ret.set_shape(ids.get_shape().concatenate(element_shape))
         return _clip(ret, ids, max_norm)
+
+
+# -- embedding_lookup_sparse, safe_embedding_lookup_sparse (TF: embedding_ops.py) -------
+
+_COMBINERS = ("mean", "sqrtn", "sum")
+
+
+def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod", name=None,
+                            combiner=None, max_norm=None):
+    """One combined embedding per row of a SparseTensor of ids: a bag of words, the items a
+    user clicked. Row r of the result combines the embeddings of the ids in row r of sp_ids,
+    weighted by sp_weights (None: all 1) -- 'sum', 'mean' (the default; the weighted mean)
+    or 'sqrtn' (the sum / sqrt of the sum of the squared weights).
+
+    As TF: the distinct ids are looked up once with embedding_lookup (each shard's rows
+    gathered beside it, so on a cluster only those rows leave the ps, and the gradient for
+    params is an IndexedSlices of those rows), then combined per row with segment sums. The
+    result has (last non-empty row + 1) rows; an empty row in between gives zeros. The rows of
+    sp_ids must be in order (tf.sparse.reorder)."""
+    if combiner is None:
+        tf_logging.warn('The default value of combiner will change from "mean" to "sqrtn" '
+                        'after 2016/11/01.')
+        combiner = "mean"
+    if combiner not in _COMBINERS:
+        raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
+    if isinstance(params, PartitionedVariable):
+        params = list(params)        # its shards
+    if not isinstance(params, list):
+        params = [params]
+    if not isinstance(sp_ids, SparseTensor):
+        raise TypeError(f"sp_ids must be SparseTensor, got {type(sp_ids)}")
+    ignore_weights = sp_weights is None
+    if not ignore_weights:
+        if not isinstance(sp_weights, SparseTensor):
+            raise TypeError(f"sp_weights must be either None or SparseTensor,got "
+                            f"{type(sp_weights)}")
+        sp_ids.values.get_shape().assert_is_compatible_with(sp_weights.values.get_shape())
+        sp_ids.indices.get_shape().assert_is_compatible_with(sp_weights.indices.get_shape())
+        sp_ids.dense_shape.get_shape().assert_is_compatible_with(
+            sp_weights.dense_shape.get_shape())
+    with name_scope(name, "embedding_lookup_sparse", params + [sp_ids]) as name:
+        segment_ids = math_ops.cast(sp_ids.indices[:, 0], _dtypes.int32)   # the row of each id
+        ids, idx = indexing_ops.unique(sp_ids.values)     # each distinct id looked up once
+        embeddings = embedding_lookup(params, ids, partition_strategy=partition_strategy,
+                                      max_norm=max_norm)
+        if ignore_weights:
+            combine = {"sum": sparse_math_ops.sparse_segment_sum,
+                       "mean": sparse_math_ops.sparse_segment_mean,
+                       "sqrtn": sparse_math_ops.sparse_segment_sqrt_n}[combiner]
+            return combine(embeddings, idx, segment_ids, name=name)
+        weights = sp_weights.values
+        embeddings = indexing_ops.gather(embeddings, idx)  # one row per entry of sp_ids
+        if weights.dtype.base_dtype != embeddings.dtype.base_dtype:
+            weights = math_ops.cast(weights, embeddings.dtype.base_dtype)
+        # weights [n] -> [n, 1, ...] so that each one scales its embedding row
+        ones = array_ops.ones(array_ops.expand_dims(array_ops.rank(embeddings) - 1, 0),
+                              dtype=_dtypes.int32)
+        bcast_weights_shape = slicing_ops.concat([array_ops.shape(weights), ones], 0)
+        orig_weights_shape = weights.get_shape()
+        weights = array_ops.reshape(weights, bcast_weights_shape)
+        if embeddings.get_shape().ndims is not None:
+            weights.set_shape(orig_weights_shape.concatenate(
+                [1] * (embeddings.get_shape().ndims - 1)))
+        embeddings = embeddings * weights
+        if combiner == "sum":
+            return math_extra_ops.segment_sum(embeddings, segment_ids, name=name)
+        embeddings = math_extra_ops.segment_sum(embeddings, segment_ids)
+        if combiner == "mean":
+            weight_sum = math_extra_ops.segment_sum(weights, segment_ids)
+        else:
+            weight_sum = basic_math_ops.sqrt(
+                math_extra_ops.segment_sum(math_ops.pow(weights, 2), segment_ids))
+        return math_extra_ops.divide_no_nan(embeddings, weight_sum, name=name)
+
+
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,
+                                 combiner="mean", default_id=None, name=None,
+                                 partition_strategy="div", max_norm=None):
+    """embedding_lookup_sparse made safe for real input, as TF's feature columns use it:
+    ids < 0 are dropped (and, unless combiner is 'sum', weights <= 0); a row with no ids left
+    gives default_id's embedding, or zeros; the result has one row per row of sparse_ids
+    (dense_shape[0] of them, also empty ones at the end), and sparse_ids of rank > 2 give a
+    result of shape dense_shape[:-1] + the embedding's shape. Built as TF builds it, from
+    sparse_reshape, sparse_retain, sparse_fill_empty_rows and embedding_lookup_sparse."""
+    if embedding_weights is None:
+        raise ValueError(f"Missing embedding_weights {embedding_weights}.")
+    if isinstance(embedding_weights, PartitionedVariable):
+        embedding_weights = list(embedding_weights)
+    if not isinstance(embedding_weights, list):
+        embedding_weights = [embedding_weights]
+    if len(embedding_weights) < 1:
+        raise ValueError(f"Missing embedding_weights {embedding_weights}.")
+    dtype = sparse_weights.dtype if sparse_weights is not None else None
+    embedding_weights = [convert_to_tensor(w, dtype=dtype) for w in embedding_weights]
+    with name_scope(name, "embedding_lookup",
+                    embedding_weights + [sparse_ids, sparse_weights]) as scope:
+        # ids of any rank -> a matrix: one row per position of dense_shape[:-1]
+        original_shape = sparse_ids.dense_shape
+        original_rank_dim = original_shape.get_shape()[0].value
+        original_rank = array_ops.size(original_shape) if original_rank_dim is None \
+            else original_rank_dim
+        sparse_ids = sparse_ops.sparse_reshape(sparse_ids, [
+            reduction_ops.reduce_prod(slicing_ops.slice(original_shape, [0],
+                                                        [original_rank - 1])),
+            indexing_ops.gather(original_shape, original_rank - 1)])
+        if sparse_weights is not None:
+            sparse_weights = SparseTensor(sparse_ids.indices, sparse_weights.values,
+                                          sparse_ids.dense_shape)
+        # drop the invalid ids (and the weights <= 0, but for 'sum')
+        valid = comparison_ops.greater_equal(sparse_ids.values, 0)
+        if sparse_weights is not None:
+            valid = comparison_ops.logical_and(
+                valid, array_ops.ones_like(sparse_weights.values, dtype=_dtypes.bool))
+        sparse_ids = sparse_ops.sparse_retain(sparse_ids, valid)
+        if sparse_weights is not None:
+            sparse_weights = sparse_ops.sparse_retain(sparse_weights, valid)
+        if combiner != "sum" and sparse_weights is not None:
+            positive = comparison_ops.greater(sparse_weights.values, 0)
+            sparse_ids = sparse_ops.sparse_retain(sparse_ids, positive)
+            sparse_weights = sparse_ops.sparse_retain(sparse_weights, positive)
+        # every row gets an id: default_id (or 0, zeroed below)
+        sparse_ids, is_row_empty = sparse_ops.sparse_fill_empty_rows(sparse_ids,
+                                                                     default_id or 0)
+        if sparse_weights is not None:
+            sparse_weights, _ = sparse_ops.sparse_fill_empty_rows(sparse_weights, 1.0)
+        result = embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
+                                         combiner=combiner,
+                                         partition_strategy=partition_strategy,
+                                         name=None if default_id is None else scope,
+                                         max_norm=max_norm)
+        if default_id is None:
+            is_row_empty = slicing_ops.tile(array_ops.reshape(is_row_empty, [-1, 1]),
+                                            array_ops.stack([1, array_ops.shape(result)[1]]))
+            result = comparison_ops.where(is_row_empty, array_ops.zeros_like(result), result,
+                                          name=scope)
+        # back to the shape of the ids: dense_shape[:-1] + the embedding's shape
+        final_result = array_ops.reshape(result, slicing_ops.concat([
+            slicing_ops.slice(math_ops.cast(original_shape, _dtypes.int32), [0],
+                              [original_rank - 1]),
+            slicing_ops.slice(array_ops.shape(result), [1], [-1])], 0))
+        known = constant_value(original_shape)        # TF's shape inference sees it too
+        final_result.set_shape(TensorShape(
+            None if original_rank_dim is None else
+            [None] * (original_rank_dim - 1) if known is None else [int(d) for d in known[:-1]]
+        ).concatenate(result.get_shape()[1:]))
+        return final_result
 
 
 # -- evaluation helpers: in_top_k, top_k -----------------------------------------------

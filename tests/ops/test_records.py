@@ -323,8 +323,12 @@ def test_parse_single_example_matches_tf():
         tf.io.parse_single_example(s, {"i": F([3], tf.int32)})
     with pytest.raises(ValueError, match="Missing shape for feature i"):
         tf.io.parse_single_example(s, {"i": F(None, tf.int64)})
-    with pytest.raises(NotImplementedError, match="SparseTensor"):
-        tf.io.parse_single_example(s, {"i": tf.io.VarLenFeature(tf.int64)})
+    sparse = tf.io.parse_single_example(s, {"i": tf.io.VarLenFeature(tf.int64)})["i"]
+    assert isinstance(sparse, tf.SparseTensor)            # a VarLenFeature: as long as it is
+    with tf.Session() as sess:
+        value, fixed = sess.run([sparse, tf.io.parse_single_example(s, {"i": F([3], tf.int64)})])
+    assert value.indices.tolist() == [[0], [1], [2]] and value.dense_shape.tolist() == [3]
+    assert value.values.tolist() == fixed["i"].tolist()
 
 
 def test_parse_example_batches_and_defaults():
