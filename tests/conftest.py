@@ -20,6 +20,27 @@ def pytest_configure(config):
         "(tests/browser.py); deselect with -m 'not browser'")
 
 
+LESSON_NOTEBOOKS_IN_BROWSER = \
+    "test_lesson_notebooks_browser.py::test_every_lesson_notebook_runs_in_jupyterlab_and_shows_its_views"
+
+
+def pytest_collection_finish(session):
+    """Each lesson notebook runs once a session: in JupyterLab when the browser test that runs
+    them all is selected and Chromium is here, headless (tests/test_notebooks.py) otherwise --
+    both check that no cell raised and nothing printed a traceback."""
+    if not any(item.nodeid.endswith(LESSON_NOTEBOOKS_IN_BROWSER) for item in session.items):
+        return
+    from tests.browser import chromium_missing
+    if chromium_missing():
+        return
+    for item in session.items:
+        if item.nodeid.startswith("tests/test_notebooks.py::test_notebook_executes_headless[") \
+                and not item.nodeid.endswith("[00_dashboard.ipynb]"):
+            item.add_marker(pytest.mark.skip(
+                reason="run in JupyterLab, with the same checks, by "
+                       "tests/widgets/test_lesson_notebooks_browser.py"))
+
+
 @pytest.fixture(autouse=True)
 def _fresh_default_graph():
     tf.reset_default_graph()

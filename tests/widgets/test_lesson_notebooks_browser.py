@@ -9,8 +9,10 @@ screenshot of each cell that shows a widget is saved. Each notebook's kernel is 
 (tests/browser.py) waits until nothing the server, its kernels or their clusters started is
 left running.
 
-tests/test_notebooks.py runs the same notebooks headless (nbclient), also on the offline MNIST
-subset; this test is the one that looks at the page."""
+tests/test_notebooks.py runs the same notebooks headless (nbclient), with the same checks of
+their outputs (no error, no traceback on stderr); when this test runs, it leaves the lesson
+notebooks to it (tests/conftest.py), so that each runs once. CI's second pass, without the
+browser, runs them headless on the offline MNIST subset."""
 import re
 import shutil
 
@@ -35,6 +37,22 @@ VIEWS = {
 # The Dashboard holds a placement, a traffic and a curves view (its curves may have no run).
 SHOWN_BY = {"PlacementView": ("PlacementView", "Dashboard"),
             "TrafficView": ("TrafficView", "Dashboard"), "CurvesView": ("CurvesView",)}
+
+# What a cell printed to stderr with a traceback (a thread's exception, a logged one): the
+# checks of tests/test_notebooks.py, which leaves these notebooks to this test when it runs.
+_STDERR_TRACEBACKS = """
+const found = [];
+window.jupyterapp.shell.currentWidget.content.widgets.forEach((cell, i) => {
+    if (cell.model.type !== 'code') return;
+    for (let k = 0; k < cell.model.outputs.length; k++) {
+        const out = cell.model.outputs.get(k).toJSON();
+        const text = [].concat(out.text || []).join('');
+        if (out.output_type === 'stream' && out.name === 'stderr' && text.includes('Traceback'))
+            found.push(`cell ${i}: ${text.slice(0, 1500)}`);
+    }
+});
+return found;
+"""
 
 # The code cells whose outputs include a widget view, by index.
 _WIDGET_CELLS = """
@@ -117,7 +135,9 @@ def test_every_lesson_notebook_runs_in_jupyterlab_and_shows_its_views(tmp_path):
             views = _views_in(REPO / "notebooks" / name)
             assert views, f"{name} displays none of the sandbox's views"
             open_notebook(driver, lab, f"notebooks/{name}", reset=True)
-            run_all_cells(driver, timeout=240)
+            run_all_cells(driver, timeout=240)          # raises on a cell's error output
+            tracebacks = driver.execute_script(_STDERR_TRACEBACKS)
+            assert not tracebacks, f"{name} printed a traceback:\n" + "\n".join(tracebacks)
 
             cells = driver.execute_script(_WIDGET_CELLS)
             assert cells, f"{name}: no cell shows a widget after Run All"
