@@ -90,8 +90,9 @@ def latest_checkpoint_step(checkpoint_dir):
 
 
 def report_lost_steps(restored):
-    """The highest global step the workers saw before the kill, against the step the chief's
-    new session started from (the checkpoint it restored)."""
+    """The highest global step the workers saw before the kill, against the checkpoint's step
+    the chief restored: the updates in between are lost. (The chief's new session may start a
+    few steps later: the other worker can train on while the chief's hooks begin.)"""
     seen = [int(m.group(1)) for _, job, index, line in OUTPUT
             for m in [re.search(r"before the failure this worker saw global step (\d+)", line)]
             if m]
@@ -102,7 +103,7 @@ def report_lost_steps(restored):
         return
     say("before the kill the workers saw global step %d; the chief restored global step %d "
         "and its new session started at global step %d: %d steps lost"
-        % (max(seen), restored, chief[0], max(seen) - chief[0]))
+        % (max(seen), restored, chief[0], max(seen) - restored))
 
 
 def report_restarted_worker(job, index, killed_at, restored):
