@@ -100,7 +100,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                 any(isinstance(gt, IndexedSlices) for gt in out_grads):
                             in_grads = sparse_fn(op, *out_grads)
                         else:
-                            out_grads = [convert_to_tensor(gt) if isinstance(gt, IndexedSlices)
+                            densify = (_dense_no_warning if op.type in _QUIET_DENSIFY
+                                       else convert_to_tensor)
+                            out_grads = [densify(gt) if isinstance(gt, IndexedSlices)
                                          else gt for gt in out_grads]
                             in_grads = grad_fn(op, *out_grads)
                     in_grads = _as_list(in_grads) if in_grads is not None else []
@@ -190,6 +192,21 @@ def _cast_sparse_gradient(op, grad):
 
 
 # The op types whose gradient passes an IndexedSlices through without making it dense.
+# TF's gradients of the gathers and of the reshapes densify the rows they are given without
+# its "unknown shape" warning (array_grad.py, _IndexedSlicesToTensorNoWarning): rows gathered
+# from gathered rows are expected. So does DynamicStitch's, whose part the ScatterNd of a
+# sharded embedding_lookup plays here.
+_QUIET_DENSIFY = {"Gather", "GatherV2", "ResourceGather", "Reshape", "ExpandDims", "Squeeze",
+                  "ScatterNd"}
+
+
+def _dense_no_warning(slices):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return convert_to_tensor(slices)
+
+
 _SPARSE_GRADIENTS = {"Identity": _identity_sparse_gradient, "Cast": _cast_sparse_gradient}
 
 

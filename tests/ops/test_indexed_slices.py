@@ -165,6 +165,18 @@ def test_convert_to_tensor_sums_repeated_rows_with_unsorted_segment_sum():
     assert tf.convert_to_tensor_or_indexed_slices(s) is s
 
 
+def test_gathers_and_reshapes_densify_the_rows_they_get_without_a_warning_as_tf():
+    params = tf.Variable(tf.ones([5, 3]))
+    rows = tf.gather(params, tf.placeholder_with_default([1, 4, 1], [None]))
+    picked = tf.gather(tf.reshape(rows, [-1, 3]), [0, 2])         # rows of gathered rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                             # (TF says nothing either)
+        grad = tf.gradients(tf.reduce_sum(picked), params)[0]
+    assert isinstance(grad, tf.IndexedSlices)
+    dense = run(tf.convert_to_tensor(grad))
+    np.testing.assert_allclose(dense[:, 0], [0, 2, 0, 0, 0])       # row 1 picked twice
+
+
 def test_convert_to_tensor_warns_as_tf_does_and_refuses_without_a_shape():
     ph = tf.placeholder(tf.float32, [None, 3])
     g = tf.gradients(tf.reduce_sum(tf.gather(ph, [0])), ph)[0]
