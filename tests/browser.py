@@ -410,13 +410,19 @@ def _kernel_idle(state, path=None):
             and state.get("kernel") == "idle" and state.get("connection") == "connected")
 
 
-def open_notebook(driver, lab, path, timeout=90, reset=False):
+def open_notebook(driver, lab, path, timeout=90, reset=False, in_page=False):
     """Open `path` (relative to the lab's root_dir) in JupyterLab and wait until it is the
     current document and its kernel is started, connected and idle. `reset`: start from an
     empty workspace (JupyterLab's `?reset`), so the notebooks opened before are not reopened,
-    each with a kernel of its own."""
+    each with a kernel of its own. `in_page`: open it from the JupyterLab already loaded
+    (its command 'docmanager:open', as a double click in the file browser does) instead of
+    loading the page again."""
     path = pathlib.PurePosixPath(pathlib.Path(path)).as_posix()
-    driver.get(lab.notebook_url(path) + ("&reset" if reset else ""))
+    if in_page:
+        driver.execute_script("window.jupyterapp.commands.execute('docmanager:open', "
+                              "{path: arguments[0], factory: 'Notebook'});", path)
+    else:
+        driver.get(lab.notebook_url(path) + ("&reset" if reset else ""))
     wait_for(lambda: _kernel_idle(notebook_state(driver), path), timeout,
              f"notebook {path} to open with its kernel idle",
              detail=lambda: f"{page_report(driver)}\nserver log ends:\n{lab.log_tail(15)}",

@@ -134,7 +134,8 @@ def test_every_lesson_notebook_runs_in_jupyterlab_and_shows_its_views(tmp_path):
         for name in LESSON_NOTEBOOKS:
             views = _views_in(REPO / "notebooks" / name)
             assert views, f"{name} displays none of the sandbox's views"
-            open_notebook(driver, lab, f"notebooks/{name}", reset=True)
+            open_notebook(driver, lab, f"notebooks/{name}", reset=True,
+                          in_page=name != LESSON_NOTEBOOKS[0])
             run_all_cells(driver, timeout=240)          # raises on a cell's error output
             tracebacks = driver.execute_script(_STDERR_TRACEBACKS)
             assert not tracebacks, f"{name} printed a traceback:\n" + "\n".join(tracebacks)
