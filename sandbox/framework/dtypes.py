@@ -136,6 +136,16 @@ _ALIASES = {"float": float32, "half": float16, "double": float64, "int": int32,
 _PYTHON_TYPES = {float: float32, int: int32, builtins.bool: bool, str: string, bytes: string}
 
 
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def cpp_type_name(dtype):
+    """The name TF's C++ kernels give a dtype in their error messages (DataTypeString): 'float'
+    for float32, 'double', 'half'; the others by their own name. `dtype`: a DType or its name."""
+    name = dtype if isinstance(dtype, str) else as_dtype(dtype).base_dtype.name
+    return _CPP_NAMES.get(name, name)
+
+
 def as_dtype(type_value):
     """Converts a DType, a name ('float32', 'float32_ref'), a NumPy dtype or a Python type to a DType."""
     if isinstance(type_value, DType):

@@ -39,6 +39,7 @@ import threading
 import numpy as np
 
 from ..framework import errors
+from ..framework.dtypes import cpp_type_name
 from ..framework.op_def import OpDef
 from ..framework.tensor_shape import TensorShape
 from .dataset_function import FunctionRunner
@@ -258,14 +259,6 @@ class IteratorToStringHandle(OpDef):
                         dtype=object)
 
 
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def _type_text(dtype):
-    name = getattr(dtype, "name", str(dtype))
-    return _TF_TYPE_NAMES.get(name, name)
-
-
 def _shape_text(shape):
     dims = TensorShape(shape).as_tuple()
     if dims is None:
@@ -284,10 +277,10 @@ def _check_structure(node, iterator, output_types, output_shapes):
             node, None, f"Number of components does not match: expected "
             f"{len(output_types)} types but got {len(theirs)}.{hint}")
     for i, (mine, other) in enumerate(zip(output_types, theirs)):
-        if _type_text(mine) != _type_text(other):
+        if cpp_type_name(mine) != cpp_type_name(other):
             raise errors.InvalidArgumentError(
                 node, None, f"Data type mismatch at component {i}: expected "
-                f"{_type_text(mine)} but got {_type_text(other)}.{hint}")
+                f"{cpp_type_name(mine)} but got {cpp_type_name(other)}.{hint}")
     for i, (mine, other) in enumerate(zip(output_shapes, iterator.output_shapes)):
         if not TensorShape(mine).is_compatible_with(TensorShape(other)):
             raise errors.InvalidArgumentError(

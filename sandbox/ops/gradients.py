@@ -23,6 +23,7 @@ _AggregateIndexedSlicesGradients); IndexedSlices mixed with dense gradients are 
 added.
 """
 import collections
+import warnings
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
@@ -201,7 +202,6 @@ _QUIET_DENSIFY = {"Gather", "GatherV2", "ResourceGather", "Reshape", "ExpandDims
 
 
 def _dense_no_warning(slices):
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return convert_to_tensor(slices)

@@ -21,7 +21,6 @@ __all__ = ["decode_csv"]
 
 _ALLOWED = (_dtypes.float32, _dtypes.float64, _dtypes.int32, _dtypes.int64, _dtypes.string)
 _INT_RANGE = {"int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
-_TYPE_TEXT = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64"}
 
 
 def _split(record, delim, use_quote, r, node):
@@ -83,7 +82,7 @@ def _convert(field, dtype, f, r, node):
         return float(text)
     except ValueError:
         raise errors.InvalidArgumentError(node, None, f"Field {f} in record {r} is not a valid "
-                                          f"{_TYPE_TEXT[dtype]}: {text}") from None
+                                          f"{_dtypes.cpp_type_name(dtype)}: {text}") from None
 
 
 class DecodeCSV(OpDef):

@@ -42,7 +42,6 @@ from . import array_ops
 __all__ = ["FixedLenFeature", "VarLenFeature", "parse_example", "parse_single_example"]
 
 _KIND = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
-_TYPE_TEXT = {"float32": "float", "int64": "int64", "string": "string"}
 
 
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
@@ -91,7 +90,7 @@ def _sparse_element(found, keys, dtypes, example=None):
                 f"Name: <unknown>, Key: {key}, Index: {example}"
             raise errors.InvalidArgumentError(
                 None, None, f"{where}.  Data types don't match. Expected type: "
-                f"{_TYPE_TEXT[dtype.name]}, Actual type: {have}")
+                f"{_dtypes.cpp_type_name(dtype)}, Actual type: {have}")
         out.append(_values(kind, values if kind is not None else [], dtype))
     return out
 
@@ -107,7 +106,7 @@ def _element(found, keys, dtypes, shapes, defaults, node, name_text):
             if default is None or np.size(default) == 0 and count:
                 raise errors.InvalidArgumentError(
                     node, None, f"{name_text}Feature: {key} (data type: "
-                    f"{_TYPE_TEXT[dtype.name]}) is required but could not be found. Give its "
+                    f"{_dtypes.cpp_type_name(dtype)}) is required but could not be found. Give its "
                     "FixedLenFeature a default_value, or write it into every example.")
             out.append(np.asarray(default, dtype=dtype.as_numpy_dtype).reshape(shape))
             continue
@@ -115,7 +114,7 @@ def _element(found, keys, dtypes, shapes, defaults, node, name_text):
             have = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}[kind]
             raise errors.InvalidArgumentError(
                 node, None, f"{name_text}Key: {key}.  Data types don't match. Data type: {have} "
-                f"but expected type: {_TYPE_TEXT[dtype.name]}")
+                f"but expected type: {_dtypes.cpp_type_name(dtype)}")
         if len(values) != count:
             raise errors.InvalidArgumentError(
                 node, None, f"{name_text}Key: {key}.  Can't parse serialized Example: it has "

@@ -43,13 +43,6 @@ class PartitionInfo:
         self.full_shape = list(full_shape)
         self.var_offset = list(var_offset)
 
-    def single_offset(self, shape):
-        return self.var_offset[self.single_slice_dim(shape)]
-
-    def single_slice_dim(self, shape):
-        dims = [i for i, (full, part) in enumerate(zip(self.full_shape, shape)) if full != part]
-        return dims[0] if dims else 0
-
     def __repr__(self):
         return f"<PartitionInfo full_shape={self.full_shape} var_offset={self.var_offset}>"
 

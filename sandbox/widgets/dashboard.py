@@ -46,6 +46,8 @@ class Dashboard(w.VBox):
     subset without network). `quick` (default: $SANDBOX_QUICK == "1") trains on 5,000
     examples, for a fast demonstration or a test."""
 
+    _stopped = False                # stop() ran: the run, cluster and readers are gone
+
     def __init__(self, mnist=None, data_dir=None, quick=None, cluster=None, recording=None,
                  interval=INTERVAL):
         super().__init__(layout=w.Layout(width="100%"))
@@ -399,7 +401,7 @@ class Dashboard(w.VBox):
     def stop(self):
         """Stops the run and its cluster, the views and the background threads; the dashboard
         stays on the page as it last was (`close()` also takes it off)."""
-        if getattr(self, "_stopped", False):
+        if self._stopped:
             return
         self._stopped = True
         self._ticker.stop()

@@ -24,6 +24,8 @@ class TrafficView(FeedBinding, TrafficWidget):
     """See the module docstring. `source`: a cluster, a LiveFeed (shared with other
     views), or a Recording (then `run` picks one of its runs)."""
 
+    _stopped = False                # stop() was called: no longer reading, and it says so
+
     def __init__(self, source, run=None, interval=INTERVAL, **kwargs):
         super().__init__(**kwargs)
         self._model = None
@@ -74,7 +76,7 @@ class TrafficView(FeedBinding, TrafficWidget):
         with self._reading():
             state = self._model.to_dict(end=None if live else self.view_end,
                                          length=self.view_length, live=live)
-        if getattr(self, "_stopped", False):
+        if self._stopped:
             state["stopped"] = True           # no longer reading: not "live" (stop())
         self.state = state
 
