@@ -112,11 +112,11 @@ def bench_step(mnist, rounds, steps, tf_job=None):
 def _ps_process():
     """A ps task in its own process, from the command line; yields the ClusterSpec."""
     import sandbox as tf
-    from sandbox.runtime import transport
+    from sandbox.runtime import cluster_secret
     ports = [free_port(), free_port()]
     spec = {"ps": [f"localhost:{ports[0]}"], "worker": [f"localhost:{ports[1]}"]}
-    secret = transport.make_secret().hex()
-    os.environ[transport.SECRET_ENV] = secret
+    secret = cluster_secret.make_secret().hex()
+    os.environ[cluster_secret.SECRET_ENV] = secret
     ps = subprocess.Popen([sys.executable, "-m", "sandbox", "task", "--cluster", json.dumps(spec),
                            "--job_name", "ps", "--task_index", "0"], cwd=str(REPO),
                           env=dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1"),
@@ -130,7 +130,7 @@ def _ps_process():
         except subprocess.TimeoutExpired:
             ps.kill()
             ps.wait()
-        del os.environ[transport.SECRET_ENV]
+        del os.environ[cluster_secret.SECRET_ENV]
 
 
 def bench_fetch(rounds):

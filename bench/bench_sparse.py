@@ -10,11 +10,11 @@ batches of 100 ids, between-graph through replica_device_setter. Two paths, same
              UnsortedSegmentSum) before apply_gradients: the worker sends 100,000 rows,
              99,900 of them zeros, and the ps applies them with ApplyGradientDescent
 
-Bytes per step are read from the ps's trace (runtime/trace.py): the tensors it received from
-the worker during the timed steps (the RunGraph request itself, the same on both paths, is
-not counted), divided by the steps. The two paths take turns, rounds of steps each, so that
-both see the same machine; ms per step is the median of the rounds, each ratio the median of
-the rounds' ratios dense / sparse.
+Bytes per step are read from the ps's trace (its TraceRing, runtime/task_server.py): the
+tensors it received from the worker during the timed steps (the RunGraph request itself, the
+same on both paths, is not counted), divided by the steps. The two paths take turns, rounds
+of steps each, so that both see the same machine; ms per step is the median of the rounds,
+each ratio the median of the rounds' ratios dense / sparse.
 
 Run: `.venv/bin/python bench/bench_sparse.py [--quick]`.
 """

@@ -56,8 +56,7 @@ def main(argv=None):
             parser.error("give --cluster, or set TF_CONFIG")
     if job is None or index is None:
         parser.error("give --job_name and --task_index (or a TF_CONFIG with a task)")
-    from ..runtime import transport
-    secret = transport.secret_from_file(args.secret_file) if args.secret_file \
+    secret = cluster_secret.secret_from_file(args.secret_file) if args.secret_file \
         else cluster_secret.default_secret()
     from ..framework import errors
     try:

@@ -82,7 +82,7 @@ class Launch:
         self.hosts = {job: [f"localhost:{next(ports)}" for _ in range(n)]
                       for job, n in self.jobs.items()}
         self.cluster = {job: hosts for job, hosts in self.hosts.items() if job != "evaluator"}
-        from ..runtime.transport import make_secret
+        from ..runtime.cluster_secret import make_secret
         self.secret = os.environ.get("SANDBOX_CLUSTER_SECRET") or make_secret().hex()
         self.echo = echo
         self.fail_fast = fail_fast

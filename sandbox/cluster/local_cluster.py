@@ -255,7 +255,7 @@ class LocalCluster:
                              f"{', '.join(self.tasks)}.") from None
 
     def trace(self, job, index=0, since=0):
-        """What task (job, index) sent and received (runtime/trace.py records)."""
+        """What task (job, index) sent and received (the records of its trace ring, runtime/task_server.py)."""
         from ..runtime.remote_session import read_trace
         return read_trace(self.target(job, index), since)
 

@@ -188,10 +188,10 @@ class _NewCheckpointListenerForEvaluate(CheckpointSaverListener):
 def _existing_server(config):
     """The server of this task already running in this process (a LocalCluster task
     running the program with run_in_task), or None."""
-    from ..runtime import local_master
+    from ..runtime.task_server import in_process_server
     address = config.cluster_spec.task_address(config.task_type, config.task_id)
     host, _, port = address.rpartition(":")
-    return local_master.lookup((host, int(port)))
+    return in_process_server((host, int(port)))
 
 
 class _TrainingExecutor:

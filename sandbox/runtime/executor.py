@@ -51,7 +51,7 @@ def _register_all_kernels():
     """TF links every kernel into the runtime; here the runtime imports every ops module once
     (each op class registers its kernel as it is defined: framework/op_def.py), so that a task
     runs any op a graph names -- one its own program never built too, such as the _Send and
-    _Recv the partition adds (ops/sendrecv_ops.py)."""
+    _Recv the partition adds (runtime/rendezvous.py)."""
     for module in pkgutil.iter_modules(ops.__path__):
         importlib.import_module(f"{ops.__name__}.{module.name}")
 

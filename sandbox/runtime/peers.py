@@ -12,7 +12,7 @@ import threading
 import time
 
 from ..framework import errors
-from . import transport
+from . import cluster_secret, transport
 
 __all__ = ["Peers", "raise_remote_error", "parse_address", "NO_REPLY"]
 
@@ -60,7 +60,7 @@ class Peers:
                                               f"cluster; known tasks: {sorted(self.addresses)}")
         try:
             return transport.connect(address, self.secret, timeout=self.connect_timeout)
-        except transport.AuthenticationError as e:
+        except cluster_secret.AuthenticationError as e:
             raise errors.UnauthenticatedError(None, None, f"{task} at {_fmt(address)} refused "
                                               f"the connection: {e}") from None
         except (OSError, OverflowError) as e:

@@ -4,6 +4,17 @@
 The client never runs ops itself. It ships the graph, as data, to the master of the target
 server (CreateSession, then ExtendSession with only the ops added since), and for each
 `sess.run` sends the feeds and the names of the fetches (RunStep). The master does the rest.
+
+In a between-graph program every worker process runs BOTH a server and the client:
+
+    server = tf.train.Server(cluster, job_name="worker", task_index=0)
+    with tf.Session(server.target) as sess: ...
+
+TensorFlow notices that `server.target` is a master in this very process and calls it as a
+function (its LocalMaster) -- no RPC between a client and its own master. The sandbox does the
+same: InProcessMaster calls that server's dispatcher, the one a socket's request goes through.
+Everything BETWEEN tasks still crosses the wire: the master's RunGraph to the ps, the
+parameters the ps sends, the gradients the worker sends back.
 """
 import sys
 import threading
@@ -11,8 +22,9 @@ import time
 
 from ..framework import errors
 from ..framework.step_stats import fill_step_stats
-from . import cluster_secret, local_master
-from .peers import Peers, parse_address
+from . import cluster_secret
+from .peers import Peers, message_size, parse_address
+from .task_server import UNTRACED_METHODS, TraceRecord, in_process_server
 
 __all__ = ["RemoteSession", "parse_target", "reset_containers", "read_trace", "call_master"]
 
@@ -61,6 +73,35 @@ def _config_dict(config):
             "isolate_session_state": bool(config.isolate_session_state)}
 
 
+class InProcessMaster:
+    """The part of `Peers` a RemoteSession uses, calling a master of this process through its
+    server's dispatcher. What it asks is recorded in the task's trace like a message ("RunStep"
+    from "client"), so the traffic view still shows each step's request."""
+
+    def __init__(self, server):
+        self.server = server
+
+    def call(self, task, method, timeout=None, **kwargs):
+        server = self.server
+        if server.stopped:
+            raise errors.UnavailableError(None, None, f"{server.task} (the master of this "
+                                          "Session) has been stopped; create a new Session "
+                                          "on a running server.")
+        start = time.time()
+        try:
+            return server.dispatch(method, kwargs)
+        finally:
+            if method not in UNTRACED_METHODS:
+                server.trace.record(method, "client", server.task, "", message_size(kwargs),
+                                    kwargs.get("step_id", 0), start, time.time())
+
+    def rename(self, old, new):
+        pass
+
+    def close(self):
+        pass
+
+
 class RemoteSession:
     """Runs a graph through the master service at `target`."""
 
@@ -70,11 +111,11 @@ class RemoteSession:
         self.graph = graph
         self.config = config
         self.master = f"the master at {target}"          # its task name once known
-        server = local_master.lookup(self.address)
+        server = in_process_server(self.address)
         if server is not None and config.rpc_options.use_rpc_for_inprocess_master:
             server = None                 # asked for the socket even so (TF's RPCOptions)
         if server is not None:            # our own process's server: no socket in between
-            self.peers = local_master.InProcessMaster(server)
+            self.peers = InProcessMaster(server)
         else:
             self.peers = Peers({self.master: self.address},
                                cluster_secret.secret_for(self.address), owner="client")
@@ -157,8 +198,8 @@ def reset_containers(target, containers=None, config=None):
 
 
 def read_trace(target, since=0, limit=None):
-    """The trace records of the task at `target` (runtime/trace.py), oldest first."""
-    from .trace import TraceRecord
+    """The trace records of the task at `target` (TraceRing, runtime/task_server.py), oldest
+    first."""
     address = parse_target(target)
     peers = Peers({MASTER: address}, cluster_secret.secret_for(address), owner="client")
     try:

@@ -20,11 +20,18 @@ waits forever for a tensor that will never come.
 The rendezvous only matches sends with receives; how tensors travel is the transport's
 business. (A transport that reads the step's sockets in the thread that waits -- the fast
 path, runtime/step_channels.py -- lends the mailbox a `waiter` for its steps.)
+
+The _Send and _Recv ops themselves close this file (TF: core/kernels/sendrecv_ops.cc): the
+master's partitioner adds them (runtime/partition.py), programs never create them, and each
+kernel is one call on the step's rendezvous.
 """
 import threading
 import time
 
+import numpy as np
+
 from ..framework import errors
+from ..framework.op_def import OpDef
 
 __all__ = ["Rendezvous", "StepRendezvous", "make_key"]
 
@@ -169,3 +176,43 @@ class StepRendezvous:
         """Sends nothing: every send went out at once. (A batching transport holds its sends
         until the step waits -- a step calls this before it does -- or its piece ends:
         `last`.)"""
+
+
+# -- the _Send and _Recv ops (TF: SendOp and RecvOp, core/kernels/sendrecv_ops.cc) -----------
+# `step.rendezvous` is the StepRendezvous the worker service gives the step that runs them.
+
+class _Send(OpDef):
+    """Ships its input to the device named by `recv_device`."""
+    uses_context = True
+    stateful = True
+    differentiable = False
+
+    def kernel(ctx, step, value, key, tensor_name, send_device, recv_device):
+        _step_rendezvous(step, ctx).send(key, value, recv_device, tensor_name)
+
+
+class _SendControl(OpDef):
+    """Tells `recv_device` that the op it depends on has run (a control edge across devices)."""
+    uses_context = True
+    stateful = True
+    differentiable = False
+
+    def kernel(ctx, step, key, tensor_name, send_device, recv_device):
+        _step_rendezvous(step, ctx).send(key, np.zeros((), np.bool_), recv_device, tensor_name)
+
+
+class _Recv(OpDef):
+    """Waits for the tensor with its key and outputs it."""
+    uses_context = True
+    stateful = True
+    differentiable = False
+
+    def kernel(ctx, step, key, tensor_name, send_device, recv_device):
+        return _step_rendezvous(step, ctx).recv(key, send_device, tensor_name, step, ctx.name)
+
+
+def _step_rendezvous(step, ctx):
+    if step.rendezvous is None:
+        raise errors.InternalError(ctx.name, None, f"{ctx.op_type} {ctx.name!r} ran outside a "
+                                   "distributed step (no rendezvous).")
+    return step.rendezvous

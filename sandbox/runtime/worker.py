@@ -21,9 +21,8 @@ import threading
 import time
 
 from ..framework import errors
-from ..ops import sendrecv_ops  # noqa: F401  (registers _Send/_Recv)
 from .executor import Executor, StepState
-from .rendezvous import Rendezvous, StepRendezvous
+from .rendezvous import Rendezvous, StepRendezvous  # (and the _Send/_Recv ops)
 from ..framework.resource_mgr import ResourceMgr
 from .simulation import sleep_for
 

@@ -25,8 +25,7 @@ from ..framework import errors
 from ..runtime import cluster_secret
 from ..runtime.peers import Peers
 from ..runtime.peers import parse_address
-from ..runtime.task_server import task_name
-from ..runtime.trace import TraceRecord
+from ..runtime.task_server import TraceRecord, task_name
 from ..train.cluster_spec import ClusterSpec
 
 __all__ = ["ClusterWatch", "Observation", "TaskInfo", "AttachedCluster", "attach",

@@ -1,7 +1,7 @@
 """The traffic view's model -- who sent what to whom, how much, and when.
 
-Built only from what the tasks measured (their trace rings, runtime/trace.py, read over the
-wire by cluster_watch.ClusterWatch), never from what the program is expected to do:
+Built only from what the tasks measured (their trace rings, runtime/task_server.py, read over
+the wire by cluster_watch.ClusterWatch), never from what the program is expected to do:
 
   arrows      for every (sender, receiver, kind of traffic): bytes/s and messages/s over the
               last `window` seconds, from the differences of the tasks' running totals --

@@ -8,7 +8,7 @@ import numpy as np
 from sandbox.runtime.executor import Executor, StepState
 from sandbox.runtime.rendezvous import Rendezvous, StepRendezvous
 from sandbox.runtime.step_channels import ChannelRendezvous
-from sandbox.runtime.trace import TraceRing
+from sandbox.runtime.task_server import TraceRing
 
 PS, W0, W1 = "/job:ps/replica:0/task:0", "/job:worker/replica:0/task:0", \
     "/job:worker/replica:0/task:1"

@@ -1,6 +1,6 @@
-"""The trace ring (runtime/trace.py): one record per tensor, numbered in order, bounded, with
+"""The trace ring (TraceRing in runtime/task_server.py): one record per tensor, numbered in order, bounded, with
 byte totals per (kind, source, destination) that outlive the ring."""
-from sandbox.runtime.trace import TraceRing
+from sandbox.runtime.task_server import TraceRing
 
 W, PS = "/job:worker/replica:0/task:0", "/job:ps/replica:0/task:0"
 

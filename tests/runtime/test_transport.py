@@ -1,7 +1,8 @@
-"""Authenticated connections and the threaded server (sandbox/runtime/transport.py), over real
-TCP sockets on 127.0.0.1: round trips, a 300 MB tensor, the handshake refusing wrong secrets,
-silent peers and garbage, fuzzed frames that never take the server down, and stop() leaving no
-thread and no open port behind."""
+"""Authenticated connections and the threaded server (sandbox/runtime/transport.py; the secret
+and the handshake: sandbox/runtime/cluster_secret.py), over real TCP sockets on 127.0.0.1:
+round trips, a 300 MB tensor, the handshake refusing wrong secrets, silent peers and garbage,
+fuzzed frames that never take the server down, and stop() leaving no thread and no open port
+behind."""
 import logging
 import os
 import socket
@@ -16,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sandbox as tf
-from sandbox.runtime import transport, wire
-from sandbox.runtime.transport import AuthenticationError, NO_REPLY
+from sandbox.runtime import cluster_secret, transport, wire
+from sandbox.runtime.cluster_secret import AuthenticationError
+from sandbox.runtime.transport import NO_REPLY
 
 SECRET = b"test-secret-of-the-cluster"
 SHARED = settings(max_examples=40, deadline=None,
@@ -489,22 +491,22 @@ def test_listener_on_localhost_is_loopback_and_busy_port_names_address():
 
 
 def test_secrets(tmp_path, monkeypatch):
-    a, b = transport.make_secret(), transport.make_secret()
+    a, b = cluster_secret.make_secret(), cluster_secret.make_secret()
     assert len(a) == 32 and a != b and bytes.fromhex(a.hex()) == a
-    assert transport.parse_secret(a.hex()) == a
-    assert transport.parse_secret("  my password \n") == b"my password"
-    assert transport.parse_secret("abcd") == b"abcd"             # short hex is text
+    assert cluster_secret.parse_secret(a.hex()) == a
+    assert cluster_secret.parse_secret("  my password \n") == b"my password"
+    assert cluster_secret.parse_secret("abcd") == b"abcd"        # short hex is text
     with pytest.raises(ValueError, match="empty"):
-        transport.parse_secret("  ")
+        cluster_secret.parse_secret("  ")
     (tmp_path / "secret").write_text(a.hex() + "\n")
-    assert transport.secret_from_file(tmp_path / "secret") == a
+    assert cluster_secret.secret_from_file(tmp_path / "secret") == a
 
-    monkeypatch.delenv(transport.SECRET_ENV, raising=False)
-    assert transport.secret_from_env() is None
+    monkeypatch.delenv(cluster_secret.SECRET_ENV, raising=False)
+    assert cluster_secret.secret_from_env() is None
     with pytest.raises(ValueError, match="SANDBOX_CLUSTER_SECRET"):
         transport.Listener(secret=None)
-    monkeypatch.setenv(transport.SECRET_ENV, a.hex())
-    assert transport.secret_from_env() == a
+    monkeypatch.setenv(cluster_secret.SECRET_ENV, a.hex())
+    assert cluster_secret.secret_from_env() == a
     with transport.Listener() as listener:               # secret from the environment
         t = threading.Thread(target=lambda: transport.connect(listener.address, a).close())
         t.start()

@@ -1,7 +1,7 @@
-"""The wire format (sandbox/runtime/wire.py: wire_codec.py and wire_frames.py): round trips of
-every value type, zero-copy sending, and malformed frames -- crafted and fuzzed -- that must
-raise FrameError, never crash, hang or allocate what they declare. Real TCP sockets on
-127.0.0.1 only."""
+"""The wire format (sandbox/runtime/wire.py) and the frames that carry it on a socket
+(sandbox/runtime/transport.py): round trips of every value type, zero-copy sending, and
+malformed frames -- crafted and fuzzed -- that must raise FrameError, never crash, hang or
+allocate what they declare. Real TCP sockets on 127.0.0.1 only."""
 import contextlib
 import json
 import math
@@ -20,7 +20,7 @@ from hypothesis.extra import numpy as hnp
 
 import sandbox as tf
 from sandbox.framework.tensor_shape import TensorShape
-from sandbox.runtime import wire, wire_codec
+from sandbox.runtime import transport, wire
 from sandbox.runtime.wire import FrameError
 
 FAST = settings(max_examples=25, deadline=None,
@@ -60,17 +60,17 @@ def receive_bytes(data, limits=wire.DEFAULT_LIMITS):
     with tcp_pair() as (a, b):
         a.sendall(data)
         a.shutdown(socket.SHUT_WR)
-        return wire.recv_message(b, limits)
+        return transport.recv_message(b, limits)
 
 
 def frame_bytes(obj):
     with tcp_pair() as (a, b):
-        n = wire.send_message(a, obj)
+        n = transport.send_message(a, obj)
         a.shutdown(socket.SHUT_WR)
         data = b""
         while chunk := b.recv(1 << 20):
             data += chunk
-    assert len(data) == n == wire.message_nbytes(obj)
+    assert len(data) == n == transport.message_nbytes(obj)
     return data
 
 
@@ -118,9 +118,10 @@ def round_trip(obj):
     assert_same(obj, wire.decode(header, [bytes(b) for b in buffers]))
     with tcp_pair() as (a, b):
         result = {}
-        sender = threading.Thread(target=lambda: result.setdefault("n", wire.send_message(a, obj)))
+        sender = threading.Thread(
+            target=lambda: result.setdefault("n", transport.send_message(a, obj)))
         sender.start()
-        received = wire.recv_message(b)
+        received = transport.recv_message(b)
         sender.join()
     assert_same(obj, received)
     return received
@@ -178,7 +179,7 @@ def test_received_arrays_writable_from_socket_read_only_from_bytes():
     ({"s": "\ud800 lone surrogate"}, True)])
 def test_a_header_orjson_cannot_write_is_written_by_json_after_a_space(value, by_json):
     header, _ = wire.encode(value)
-    if wire_codec.orjson is None:
+    if wire.orjson is None:
         pytest.skip("orjson is not installed: every header is written by json")
     assert header.startswith(b" ") == by_json
     round_trip(value)              # a big int stays an int, NaN stays NaN
@@ -187,7 +188,7 @@ def test_a_header_orjson_cannot_write_is_written_by_json_after_a_space(value, by
 @pytest.mark.parametrize("value", EXAMPLES[:40], ids=lambda v: type(v).__name__)
 def test_round_trip_without_orjson(value, monkeypatch):
     with_orjson = wire.encode({"v": value})
-    monkeypatch.setattr(wire_codec, "orjson", None)  # Python's json both ways
+    monkeypatch.setattr(wire, "orjson", None)  # Python's json both ways
     round_trip({"v": value})
     assert_same({"v": value}, wire.decode(with_orjson[0], [bytes(b) for b in with_orjson[1]]))
 
@@ -273,10 +274,10 @@ def test_message_over_the_limits_is_refused_before_sending():
     for too_big in (np.zeros(1000, np.uint8), [b"a"] * 4, "x" * 300):
         with tcp_pair() as (a, b):
             with pytest.raises(FrameError, match="to send"):
-                wire.send_message(a, too_big, small)
+                transport.send_message(a, too_big, small)
             a.close()
             with pytest.raises(EOFError):            # not a byte went out
-                wire.recv_message(b)
+                transport.recv_message(b)
 
 
 def test_large_array_is_sent_and_received_without_extra_copies():
@@ -285,9 +286,9 @@ def test_large_array_is_sent_and_received_without_extra_copies():
     with tcp_pair() as (a, b):
         tracemalloc.start()
         try:
-            sender = threading.Thread(target=wire.send_message, args=(a, {"w": data}))
+            sender = threading.Thread(target=transport.send_message, args=(a, {"w": data}))
             sender.start()
-            got = wire.recv_message(b)["w"]
+            got = transport.recv_message(b)["w"]
             sender.join()
             _, peak = tracemalloc.get_traced_memory()
         finally:
@@ -450,7 +451,7 @@ def test_lying_frame_is_refused_without_waiting_for_its_bytes():
         with tcp_pair(timeout=3) as (a, b):
             a.sendall(BAD_FRAMES[name][0])
             with pytest.raises(FrameError):
-                wire.recv_message(b)
+                transport.recv_message(b)
 
 
 def test_limits_can_be_lowered():
@@ -568,9 +569,9 @@ def test_frame_reader_reads_back_to_back_frames_of_every_size():
                 for i, n in enumerate(sizes * 3)]
     a, b = socket.socketpair()
     with a, b:
-        sender = threading.Thread(target=lambda: [wire.send_message(a, m) for m in messages])
+        sender = threading.Thread(target=lambda: [transport.send_message(a, m) for m in messages])
         sender.start()
-        reader = wire.FrameReader(b, readahead=65536)
+        reader = transport.FrameReader(b, readahead=65536)
         got = [reader.read() for _ in messages]
         sender.join()
         assert reader.buffered == 0
@@ -582,7 +583,7 @@ def test_frame_reader_reads_back_to_back_frames_of_every_size():
 def test_frame_ready_only_for_a_whole_frame():
     a, b = socket.socketpair()
     with a, b:
-        reader = wire.FrameReader(b)
+        reader = transport.FrameReader(b)
         assert not reader.frame_ready()                    # nothing yet
         header, buffers = wire.encode({"x": np.arange(10000, dtype=np.float32)})
         frame = struct.pack("<4sHHII", b"TFSB", 1, 0, len(header), len(buffers)) + \

@@ -14,7 +14,7 @@ import pytest
 
 import sandbox as tf
 from sandbox.cluster import LocalCluster
-from sandbox.runtime.trace import TraceRecord
+from sandbox.runtime.task_server import TraceRecord
 from sandbox.widgets.cluster_watch import ClusterWatch, Observation, attach, short_name
 from sandbox.widgets.curves_model import CurvesModel, SEED_TABLE, run_label
 from sandbox.widgets.feed import LiveFeed
