@@ -23,12 +23,13 @@ on the seed job by bench/bench_route.py (1 ps + 1 worker, 9 rounds in turns, med
                  waiting for the replies, polls the step's channels itself and takes the next
                  message off the socket (the rendezvous lends it as its waiter), instead of
                  waiting for a connection thread to read it and wake it up. The plain route's
-                 step took 1.37x the time of the channels' alone.
+                 step took 1.10-1.24x the time of the channels' alone (4 runs, 2026-11-28).
   2. batching    the tensors a piece sends one after another -- all the parameters a ps
                  hands to a worker, all the gradients a worker hands back -- wait in an
                  outbox until the step waits or the piece ends, and travel to each task as ONE
                  message (StepState.check lets them go before anything waits). Without it a
-                 step took 1.20x as long. SANDBOX_FAST_BATCHING=0 switches it off alone.
+                 step took 1.07-1.13x as long (4 runs, 2026-11-28: at the 10% line).
+                 SANDBOX_FAST_BATCHING=0 switches it off alone.
 
 Two more tricks were measured the same way and removed, as a trick that buys less than 10%
 must be: spinning a moment in poll() before sleeping (switched off, a step took 1.06x as
