@@ -158,6 +158,19 @@ class DatasetV1:
         arguments). num_parallel_calls is accepted; the sandbox maps one element at a time."""
         return MapDataset(self, map_func)
 
+    def flat_map(self, map_func):
+        """The elements of the datasets `map_func` returns for each element, one dataset
+        after the other."""
+        return FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None):
+        """The datasets `map_func` returns for `cycle_length` elements at a time, taken in
+        turns, `block_length` elements from each (TF's order; cycle_length None or
+        tf.data.AUTOTUNE: as many as this machine has cores, as in TF). num_parallel_calls
+        is accepted; the sandbox reads one dataset at a time, in the same order."""
+        return InterleaveDataset(self, map_func, cycle_length, block_length)
+
     def filter(self, predicate):
         """The elements for which `predicate` (a scalar tf.bool) is True."""
         return FilterDataset(self, predicate)
@@ -423,6 +436,56 @@ class MapDataset(_Unary):
         return {"op": "MapDataset", "input": self._input._plan(tensors), "fn": self._fn,
                 "captures": [tensors(t) for t in self._captures],
                 "output_types": [s.dtype for s in self._flat_specs()]}
+
+
+def _trace_dataset_function(dataset, fn, what):
+    """Traces `fn` -- which returns a Dataset -- on one element of `dataset`: (function,
+    captured tensors, the returned dataset's plan, its structure). The function's outputs
+    are the tensors the returned dataset reads, in the order its plan numbers them."""
+    structure = dataset._structure
+
+    def call(placeholders):
+        value = nest.pack_sequence_as(structure, placeholders)
+        result = fn(*value) if type(value) is tuple else fn(value)
+        if not isinstance(result, DatasetV1):
+            raise TypeError(f"The `map_func` argument of {what} must return a `Dataset` "
+                            f"object. Got {type(result)!r}.")
+        tensors = _Tensors()
+        plan = result._plan(tensors)
+        return tensors.tensors, (plan, result._structure)
+
+    specs = [(s.dtype, s.shape) for s in dataset._flat_specs()]
+    function, captures, _, (plan, out_structure) = trace_function(call, specs, what)
+    return function, captures, plan, out_structure
+
+
+class FlatMapDataset(_Unary):
+    def __init__(self, input_dataset, map_func):
+        self._fn, self._captures, self._dataset_plan, structure = _trace_dataset_function(
+            input_dataset, map_func, "Dataset.flat_map")
+        super().__init__(input_dataset, structure)
+
+    def _plan(self, tensors):
+        return {"op": "FlatMapDataset", "input": self._input._plan(tensors), "fn": self._fn,
+                "captures": [tensors(t) for t in self._captures],
+                "dataset": self._dataset_plan}
+
+
+class InterleaveDataset(_Unary):
+    def __init__(self, input_dataset, map_func, cycle_length, block_length):
+        self._fn, self._captures, self._dataset_plan, structure = _trace_dataset_function(
+            input_dataset, map_func, "Dataset.interleave")
+        self._cycle_length = _int64(-1 if cycle_length is None else cycle_length,
+                                    "cycle_length")
+        self._block_length = _int64(1 if block_length is None else block_length,
+                                    "block_length")
+        super().__init__(input_dataset, structure)
+
+    def _plan(self, tensors):
+        return {"op": "InterleaveDataset", "input": self._input._plan(tensors), "fn": self._fn,
+                "captures": [tensors(t) for t in self._captures],
+                "dataset": self._dataset_plan, "cycle_length": tensors(self._cycle_length),
+                "block_length": tensors(self._block_length)}
 
 
 class FilterDataset(_Unary):

@@ -1,7 +1,8 @@
 """The iterators behind tf.data -- mirrors TensorFlow's dataset kernels
-(core/kernels/data/*_dataset_op.cc: tensor_slice, tensor, range, generator, map, filter,
-batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate, prefetch; and the file
-readers of reader_dataset_ops.cc: TFRecord, text line and fixed-length records).
+(core/kernels/data/*_dataset_op.cc: tensor_slice, tensor, range, generator, map, flat_map,
+interleave, filter, batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate,
+prefetch; and the file readers of reader_dataset_ops.cc: TFRecord, text line and
+fixed-length records).
 
 A dataset, on the task that iterates it, is a *plan*: plain data (a tree of dicts, one per
 transformation, named after TF's dataset op types) that travels inside the iterator's op.
@@ -21,6 +22,7 @@ runs across the epochs. Measured against TF 1.15 in tests/ops/test_data.py.
 `prefetch` buffers nothing: the sandbox's executor runs one op at a time, so there is no
 background thread to fill a buffer ahead of the training step (TF's prefetch overlaps them).
 """
+import os
 import secrets
 
 import numpy as np
@@ -114,6 +116,52 @@ def _map(plan, inputs, env):
     dtypes = plan["output_types"]
     for element in iterate(plan["input"], inputs, env):
         yield tuple(np.asarray(v, dtype=d.as_numpy_dtype) for v, d in zip(call(element), dtypes))
+
+
+def _flat_map(plan, inputs, env):
+    """For each element, the function's outputs are the inputs of the dataset it returned
+    (plan["dataset"]); its elements follow one another."""
+    call = _function(plan, inputs, env, "the function of Dataset.flat_map")
+    for element in iterate(plan["input"], inputs, env):
+        yield from iterate(plan["dataset"], list(call(element)), env)
+
+
+def _interleave(plan, inputs, env):
+    """TF's InterleaveDatasetOp: `cycle_length` datasets open at once, `block_length`
+    elements from each in turn; an exhausted one is replaced by the next element's dataset
+    in its place of the cycle."""
+    call = _function(plan, inputs, env, "the function of Dataset.interleave")
+    cycle_length = int(_arg(plan, inputs, "cycle_length"))
+    block_length = int(_arg(plan, inputs, "block_length"))
+    if cycle_length == -1:                       # AUTOTUNE: the machine's cores, as in TF
+        cycle_length = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    if cycle_length <= 0 or block_length <= 0:
+        raise errors.InvalidArgumentError(
+            env.node, None, f"Dataset.interleave needs cycle_length > 0 and block_length > 0, "
+            f"got {cycle_length} and {block_length}.")
+    source = iterate(plan["input"], inputs, env)
+    open_ = [None] * cycle_length
+    index = block = 0
+    end_of_input = False
+    while not end_of_input or any(it is not None for it in open_):
+        if open_[index] is not None:
+            element = next(open_[index], None)
+            if element is not None:
+                yield element
+                block += 1
+                if block < block_length:
+                    continue
+            else:
+                open_[index] = None
+        elif not end_of_input:
+            element = next(source, None)
+            if element is None:
+                end_of_input = True
+            else:
+                open_[index] = iterate(plan["dataset"], list(call(element)), env)
+            continue
+        index, block = (index + 1) % cycle_length, 0
 
 
 def _filter(plan, inputs, env):
@@ -427,6 +475,7 @@ def _fixed_length_records(plan, inputs, env):
 
 _KINDS = {"TensorSliceDataset": _tensor_slices, "TensorDataset": _tensors,
           "RangeDataset": _range, "MapDataset": _map, "FilterDataset": _filter,
+          "FlatMapDataset": _flat_map, "InterleaveDataset": _interleave,
           "BatchDatasetV2": _batch, "PaddedBatchDatasetV2": _padded_batch,
           "GeneratorDataset": _generator, "ShuffleDataset": _shuffle, "RepeatDataset": _repeat,
           "TakeDataset": _take, "SkipDataset": _skip, "ZipDataset": _zip,
