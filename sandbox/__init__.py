@@ -27,6 +27,7 @@ from .ops.state_ops import assign, assign_add, assign_sub, is_variable_initializ
     scatter_update, scatter_add, scatter_sub, scatter_mul, scatter_div, scatter_max, \
     scatter_min, scatter_nd_update, scatter_nd_add, scatter_nd_sub
 from .ops.variables import *                         # noqa: F401,F403
+from .ops.lookup_ops import tables_initializer, initialize_all_tables  # noqa: F401
 from .ops.gradients import gradients, AggregationMethod
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.basic_math_ops import *                    # noqa: F401,F403  tf.exp, tf.maximum ...

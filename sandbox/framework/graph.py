@@ -51,6 +51,7 @@ class GraphKeys:
     ASSET_FILEPATHS = "asset_filepaths"
     CONCATENATED_VARIABLES = "concatenated_variables"
     LOCAL_RESOURCES = "local_resources"
+    TABLE_INITIALIZERS = "table_initializer"
     VARIABLES = GLOBAL_VARIABLES  # TF 0.x name
 
 
