@@ -52,6 +52,8 @@ SANDBOX_PLACES = {
     "sandbox.metrics": "ops",            # tf.metrics: ops and local variables
     "sandbox.losses": "ops",             # tf.losses: ops and the LOSSES collection
     "sandbox.api": "ops",                # tf.math, tf.random, tf.io, tf.debugging: names only
+    "sandbox.api.io": "train",           # tf.io: names too, and write_graph is train's
+                                         # (train/graph_io.py writes the FileWriter's GraphDef)
     "sandbox.nn": "ops",                 # tf.nn: only the names of ops (nn_ops, nn_impl ...)
     "sandbox.runtime": "runtime",
     "sandbox.client": "client",

@@ -14,6 +14,9 @@ are sandbox/platform/tf_record.py, the same objects as tf.python_io's; tf.Exampl
 (parse_single_example, parse_example, FixedLenFeature, VarLenFeature -- a SparseTensor) is
 sandbox/ops/parsing_ops.py.
 
+`tf.io.write_graph` is tf.train.write_graph (sandbox/train/graph_io.py: it writes the GraphDef
+the summary FileWriter makes), so this one module of sandbox/api/ sits in the train layer.
+
 Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), SparseFeature,
 serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
 """
@@ -27,11 +30,12 @@ from ..ops.parsing_ops import (  # noqa: F401
 from ..platform import gfile as _gfile
 from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
+from ..train.graph_io import write_graph  # noqa: F401
 
 __all__ = ["QueueBase", "RandomShuffleQueue", "decode_csv", "decode_raw", "gfile", "matching_files",
            "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
            "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
-           "parse_example", "parse_single_example"]
+           "parse_example", "parse_single_example", "write_graph"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

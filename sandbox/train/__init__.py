@@ -35,6 +35,9 @@ from .checkpoint_management import latest_checkpoint, get_checkpoint_state, \
     generate_checkpoint_state_proto, remove_checkpoint, meta_graph_filename, list_variables, \
     load_variable, load_checkpoint
 from ..framework.tensor_bundle import NewCheckpointReader
+from .checkpoint_utils import init_from_checkpoint, checkpoints_iterator
+from .graph_io import write_graph
+from .basic_loops import basic_train_loop
 from ..platform.example_proto import Example, Features, Feature, BytesList, FloatList, \
     Int64List
 from ..summary.writer import FileWriter as SummaryWriter
@@ -58,7 +61,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "get_checkpoint_mtimes", "update_checkpoint_state", "generate_checkpoint_state_proto",
            "remove_checkpoint", "meta_graph_filename", "list_variables", "load_variable",
            "load_checkpoint", "NewCheckpointReader", "SummaryWriter", "Example", "Features",
-           "Feature", "BytesList", "FloatList", "Int64List"]
+           "Feature", "BytesList", "FloatList", "Int64List", "init_from_checkpoint",
+           "checkpoints_iterator", "write_graph", "basic_train_loop"]
 
 
 # The families of issue 27: each module names what it adds in its own __all__.
