@@ -2,10 +2,14 @@
 
 This module only gathers names; the ops live in sandbox/ops/nn_ops.py (activations, softmax,
 the softmax cross-entropy losses, bias_add, dropout), sandbox/ops/nn_impl.py (what TF builds
-from those: moments, batch_normalization, l2_normalize, sigmoid_cross_entropy_with_logits ...;
-and top_k, in_top_k, lrn, embedding_lookup, embedding_lookup_sparse,
-safe_embedding_lookup_sparse), sandbox/ops/conv_ops.py (convolution, its transpose, and
-pooling), sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
+from those: moments, sufficient_statistics, normalize_moments, weighted_moments,
+batch_normalization, l2_normalize, swish, crelu, sigmoid_cross_entropy_with_logits,
+weighted_cross_entropy_with_logits, log_poisson_loss, compute_average_loss,
+scale_regularization_loss ...; and top_k, in_top_k, lrn, embedding_lookup,
+embedding_lookup_sparse, safe_embedding_lookup_sparse), sandbox/ops/conv_ops.py (convolution,
+its transpose, and pooling: conv2d, max_pool, avg_pool; conv1d, convolution, max_pool1d,
+avg_pool1d, max_pool_v2 and avg_pool_v2 built from them),
+sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
 sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
 (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
 sampled losses nce_loss and sampled_softmax_loss (sandbox/ops/sampled_losses.py) and their
@@ -27,9 +31,13 @@ from .ops.nn_impl import (  # noqa: F401
     moments, l2_normalize, zero_fraction, batch_normalization,
     local_response_normalization, lrn, embedding_lookup, embedding_lookup_sparse,
     safe_embedding_lookup_sparse, in_top_k, top_k,
+    swish, crelu, sufficient_statistics, normalize_moments, weighted_moments,
+    weighted_cross_entropy_with_logits, log_poisson_loss, compute_average_loss,
+    scale_regularization_loss,
 )
 from .ops.conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_input, conv2d_backprop_filter, conv2d_transpose, max_pool, avg_pool,
+    conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2, avg_pool_v2,
 )
 from .ops.depthwise_conv_ops import (  # noqa: F401
     depthwise_conv2d, depthwise_conv2d_native, depthwise_conv2d_native_backprop_input,

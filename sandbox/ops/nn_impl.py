@@ -1,7 +1,10 @@
 """Neural-network functions built from other ops -- mirrors TensorFlow's nn_impl
-(python/ops/nn_impl.py): moments, batch_normalization, l2_normalize, zero_fraction,
-sigmoid_cross_entropy_with_logits and relu_layer; and beside them the tf.nn ops that are not
-parts of a layer: local_response_normalization (core/kernels/lrn_op.cc), embedding_lookup and
+(python/ops/nn_impl.py): moments, sufficient_statistics, normalize_moments, weighted_moments,
+batch_normalization, l2_normalize, zero_fraction, swish, crelu, relu_layer, the losses
+sigmoid_cross_entropy_with_logits, weighted_cross_entropy_with_logits and log_poisson_loss,
+and compute_average_loss and scale_regularization_loss (TF's nn_impl_distribute.py; one
+replica here); and beside them the tf.nn ops that are not parts of a layer:
+local_response_normalization (core/kernels/lrn_op.cc), embedding_lookup and
 embedding_lookup_sparse (python/ops/embedding_ops.py), and top_k and in_top_k, which evaluate
 a network's predictions (python/ops/nn_ops.py, core/kernels/topk_op.cc, in_topk_op.cc).
 
@@ -528,3 +531,201 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 -- TF's name
                                name=name or "TopKV2",
                                output_dtypes=[x.dtype.base_dtype, _dtypes.int32])
     return values, indices
+
+
+# -- swish, crelu ------------------------------------------------------------------------
+
+def swish(features, beta=1.0):
+    """features * sigmoid(beta * features) (TF's nn_impl.swish, also called SiLU). TF wraps it
+    in a custom gradient; here the gradient comes from the ops (the same values)."""
+    features = _float_tensor(features, "features", "Sigmoid", name="features")
+    with name_scope(None, "swish", [features]):
+        beta = math_ops.cast(convert_to_tensor(beta, name="beta"), features.dtype.base_dtype)
+        return math_ops.multiply(features, basic_math_ops.sigmoid(beta * features))
+
+
+def crelu(features, name=None, axis=-1):
+    """Concatenated ReLU (TF's nn_ops.crelu): relu(concat([features, -features], axis)) -- the
+    positive and the negative part side by side, so the last axis doubles."""
+    with name_scope(name, "CRelu", [features]) as scope:
+        features = convert_to_tensor(features, name="features")
+        c = slicing_ops.concat([features, math_ops.negative(features)], axis, name=scope)
+        return relu(c)
+
+
+# -- sufficient_statistics, normalize_moments, weighted_moments -----------------------------
+
+def _keep_dims(keepdims, keep_dims):
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
+    return bool(keepdims if keepdims is not None else keep_dims)
+
+
+def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdims=None):
+    """(count, sum of x - shift, sum of (x - shift) ** 2, shift) over `axes` -- what
+    normalize_moments turns into a mean and a variance (TF's nn_impl.sufficient_statistics).
+    count is a constant when the reduced dimensions are known, else computed at run time."""
+    axes = list(set(axes))
+    keep = _keep_dims(keepdims, keep_dims)
+    with name_scope(name, "sufficient_statistics", [x, shift]):
+        x = convert_to_tensor(x, name="x")
+        dims = x.get_shape().dims
+        if dims is not None and all(dims[d].value is not None for d in axes):
+            counts = constant(int(np.prod([dims[d].value for d in axes])),
+                              dtype=x.dtype.base_dtype)
+        else:                 # count at run time: the product of the reduced dimensions
+            rank = array_ops.rank(x)
+            positive = [a + rank if a < 0 else a for a in axes]
+            x_dims = indexing_ops.gather(math_ops.cast(array_ops.shape(x), x.dtype.base_dtype),
+                                         positive)
+            counts = reduction_ops.reduce_prod(x_dims, name="count")
+        if shift is not None:
+            shift = convert_to_tensor(shift, name="shift")
+            m_ss = math_ops.subtract(x, shift)
+            v_ss = basic_math_ops.squared_difference(x, shift)
+        else:
+            m_ss, v_ss = x, basic_math_ops.square(x)
+        m_ss = reduction_ops.reduce_sum(m_ss, axes, keepdims=keep, name="mean_ss")
+        v_ss = reduction_ops.reduce_sum(v_ss, axes, keepdims=keep, name="var_ss")
+    return counts, m_ss, v_ss, shift
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """(mean, variance) from the sums of sufficient_statistics: mean = mean_ss / counts +
+    shift, variance = variance_ss / counts - (mean_ss / counts) ** 2."""
+    with name_scope(name, "normalize", [counts, mean_ss, variance_ss, shift]):
+        divisor = basic_math_ops.reciprocal(counts, name="divisor")
+        if shift is not None:
+            shifted_mean = math_ops.multiply(mean_ss, divisor, name="shifted_mean")
+            mean = math_ops.add(shifted_mean, shift, name="mean")
+        else:
+            shifted_mean = mean = math_ops.multiply(mean_ss, divisor, name="mean")
+        variance = math_ops.subtract(math_ops.multiply(variance_ss, divisor),
+                                     basic_math_ops.square(shifted_mean), name="variance")
+    return mean, variance
+
+
+def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+    """(mean, variance) of x over `axes`, each entry counted frequency_weights times (the
+    weights broadcast against x) -- TF's nn_impl.weighted_moments. Where the weights sum to
+    0 both are 0 (div_no_nan)."""
+    keep = _keep_dims(keepdims, keep_dims)
+    with name_scope(name, "weighted_moments", [x, frequency_weights, axes]):
+        x = convert_to_tensor(x, name="x")
+        weights = convert_to_tensor(frequency_weights, name="frequency_weights")
+        half = x.dtype.base_dtype == _dtypes.float16
+        if half:
+            x = math_ops.cast(x, _dtypes.float32)
+        if weights.dtype.base_dtype != x.dtype.base_dtype:
+            weights = math_ops.cast(weights, x.dtype.base_dtype)
+        weighted_sum = reduction_ops.reduce_sum(weights * x, axes, keepdims=True,
+                                                name="weighted_input_sum")
+        sum_of_weights = reduction_ops.reduce_sum(weights + array_ops.zeros_like(x), axes,
+                                                  keepdims=True, name="sum_of_weights")
+        mean = math_extra_ops.divide_no_nan(weighted_sum, sum_of_weights)
+        distsq = reduction_ops.reduce_sum(
+            weights * basic_math_ops.squared_difference(x, mean), axes, keepdims=True,
+            name="weighted_distsq")
+        variance = math_extra_ops.divide_no_nan(distsq, sum_of_weights)
+        if not keep:
+            mean = array_ops.squeeze(mean, axis=axes)
+            variance = array_ops.squeeze(variance, axis=axes)
+        if half:
+            mean = math_ops.cast(mean, _dtypes.float16)
+            variance = math_ops.cast(variance, _dtypes.float16)
+        return mean, variance
+
+
+# -- weighted_cross_entropy_with_logits, log_poisson_loss -----------------------------------
+
+def _same_shape(a, b, a_name, b_name):
+    if not a.get_shape().is_compatible_with(b.get_shape()):
+        raise ValueError(f"`{a_name}` and `{b_name}` must have the same shape, received "
+                         f"({a.get_shape()} vs {b.get_shape()}).")
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+    """sigmoid_cross_entropy_with_logits with the positive term weighted by pos_weight:
+    (1 - z) * x + (1 + (pos_weight - 1) * z) * log(1 + exp(-x)) for labels (targets) z and
+    logits x, computed stably. TF 1's first argument was named targets; both names work."""
+    labels = _one_of_args(labels, "labels", targets, "targets")
+    if labels is None or logits is None or pos_weight is None:
+        raise TypeError("weighted_cross_entropy_with_logits() needs labels (or targets), "
+                        "logits and pos_weight")
+    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, name="labels")
+        _same_shape(logits, labels, "logits", "labels")
+        log_weight = 1 + (pos_weight - 1) * labels
+        return math_ops.add(
+            (1 - labels) * logits,
+            log_weight * (basic_math_ops.log1p(basic_math_ops.exp(-basic_math_ops.abs(logits)))
+                          + relu(-logits)), name=scope)
+
+
+def _one_of_args(new, new_name, old, old_name):
+    if new is not None and old is not None:
+        raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'.")
+    return new if new is not None else old
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """The negative log-likelihood of targets under a Poisson distribution of log rate
+    log_input, up to a constant: exp(log_input) - log_input * targets (TF's
+    nn_impl.log_poisson_loss). compute_full_loss adds Stirling's approximation of
+    log(targets!) (for targets > 1)."""
+    with name_scope(name, "log_poisson_loss", [targets, log_input]):
+        log_input = convert_to_tensor(log_input, name="log_input")
+        targets = convert_to_tensor(targets, name="targets")
+        _same_shape(log_input, targets, "log_input", "targets")
+        result = basic_math_ops.exp(log_input) - log_input * targets
+        if compute_full_loss:
+            dtype = targets.dtype.base_dtype
+            point_five = constant(0.5, dtype=dtype)
+            two_pi = constant(2 * np.pi, dtype=dtype)
+            stirling = (targets * basic_math_ops.log(targets) - targets
+                        + point_five * basic_math_ops.log(two_pi * targets))
+            zeros = array_ops.zeros_like(targets, dtype=dtype)
+            ones = array_ops.ones_like(targets, dtype=dtype)
+            cond = comparison_ops.logical_and(targets >= zeros, targets <= ones)
+            result += comparison_ops.where(cond, zeros, stirling)
+        return result
+
+
+# -- compute_average_loss, scale_regularization_loss (one replica: no tf.distribute) -------
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size (TF's
+    nn_impl_distribute.compute_average_loss). The sandbox has no distribution strategy, so
+    the number of replicas is 1 and global_batch_size defaults to the first dimension."""
+    from . import check_ops
+    per_example_loss = convert_to_tensor(per_example_loss)
+    dtype = per_example_loss.dtype.base_dtype
+    if per_example_loss.get_shape().ndims == 0:
+        raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
+                         f"at least rank 1. Received per_example_loss={per_example_loss} with "
+                         f"rank 0")
+    if sample_weight is not None:
+        losses = math_ops.cast(per_example_loss, _dtypes.float32)
+        weights = math_ops.cast(convert_to_tensor(sample_weight), _dtypes.float32)
+        lr, wr = losses.get_shape().ndims, weights.get_shape().ndims
+        if lr is not None and wr is not None and wr - lr == 1:
+            weights = array_ops.squeeze(weights, [-1])
+        elif lr is not None and wr is not None and lr - wr == 1 and wr > 0:
+            weights = array_ops.expand_dims(weights, -1)
+        per_example_loss = math_ops.cast(math_ops.multiply(losses, weights), dtype)
+    if global_batch_size is None:
+        global_batch_size = array_ops.shape(per_example_loss)[0] * 1    # 1 replica
+    check_ops.assert_scalar(global_batch_size, message="global_batch_size must be scalar.")
+    check_ops.assert_integer(global_batch_size, message="global_batch_size must be an integer.")
+    check_ops.assert_non_negative(global_batch_size,
+                                  message="global_batch_size must be non-negative.")
+    loss = reduction_ops.reduce_sum(per_example_loss)
+    return math_extra_ops.divide_no_nan(loss, math_ops.cast(global_batch_size, dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """sum(regularization_loss) / the number of replicas -- 1 in the sandbox, which has no
+    distribution strategy (TF's nn_impl_distribute.scale_regularization_loss)."""
+    return reduction_ops.reduce_sum(regularization_loss) / 1
