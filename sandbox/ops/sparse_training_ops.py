@@ -1,5 +1,6 @@
 """Sparse training ops -- mirrors TensorFlow's SparseApplyMomentum, SparseApplyAdagrad,
-SparseApplyRMSProp and SparseApplyCenteredRMSProp (core/kernels/training_ops.cc,
+SparseApplyRMSProp, SparseApplyCenteredRMSProp, SparseApplyProximalGradientDescent,
+SparseApplyProximalAdagrad and SparseApplyAdagradDA (core/kernels/training_ops.cc,
 python/training/gen_training_ops.py).
 
 The dense Apply ops (ops/training_ops.py) take a gradient shaped like the whole variable. When
@@ -103,9 +104,10 @@ def _update_rows(cells, grad, indices, update):
     return values[0]
 
 
-def _sparse_apply(op_type, refs, scalars_before, grad, indices, scalars_after, attrs, name):
+def _sparse_apply(op_type, refs, scalars_before, grad, indices, scalars_after, attrs, name,
+                  global_step=None):
     """Adds a SparseApply op: refs (variable references), then the hyper-parameters, grad and
-    indices in TF's order."""
+    indices in TF's order (and last, for SparseApplyAdagradDA, the int64 `global_step`)."""
     refs = [r._ref() if hasattr(r, "_ref") else convert_to_tensor(r, as_ref=True) for r in refs]
     for r in refs:
         if not r.dtype.is_ref:
@@ -120,6 +122,8 @@ def _sparse_apply(op_type, refs, scalars_before, grad, indices, scalars_after, a
             raise TypeError(f"{op_type}: indices must be int32 or int64, got "
                             f"{indices.dtype.name}")
         after = [convert_to_tensor(v, dtype=dtype) for v in scalars_after]
+        if global_step is not None:
+            after.append(convert_to_tensor(global_step, dtype=_dtypes.int64))
     return apply_op(op_type, refs + before + [grad, indices] + after,
                     {"T": dtype, "Tindices": indices.dtype.base_dtype, **attrs},
                     name=name or op_type, output_dtypes=[dtype])
@@ -197,6 +201,74 @@ class SparseApplyCenteredRMSProp(OpDef):
             return _update_rows((var, mg, ms, mom), grad, indices, update)
 
 
+def _proximal(prox, lr, l1, l2):
+    """FOBOS's proximal step on prox = var - lr * grad (as ops/training_ops.py's _proximal):
+    sign(prox) * max(|prox| - lr * l1, 0) / (1 + l2 * lr), or prox / (1 + l2 * lr) if l1 is 0."""
+    if l1 > 0:
+        return np.sign(prox) * np.maximum(np.abs(prox) - lr * l1, 0) / (1 + l2 * lr)
+    return prox / (1 + l2 * lr)
+
+
+class SparseApplyProximalGradientDescent(OpDef):
+    """For each touched row: prox = var - alpha * grad;
+    var = sign(prox) * max(|prox| - alpha * l1, 0) / (1 + alpha * l2)."""
+    ref_inputs = (0,)
+    stateful = True
+    shape = _sparse_apply_shape(slot_inputs=(), scalar_inputs=(1, 2, 3), grad_input=4)
+
+    def kernel(var, alpha, l1, l2, grad, indices, T=None, Tindices=None, use_locking=False):
+        def update(v, g):
+            return (_proximal(v - g * alpha, alpha, l1, l2),)
+        with _holding((var,), use_locking):
+            return _update_rows((var,), grad, indices, update)
+
+
+class SparseApplyProximalAdagrad(OpDef):
+    """For each touched row: accum += grad ** 2;  lr_t = lr / sqrt(accum);
+    prox = var - lr_t * grad;  var = sign(prox) * max(|prox| - lr_t * l1, 0) / (1 + lr_t * l2)."""
+    ref_inputs = (0, 1)
+    stateful = True
+    shape = _sparse_apply_shape(slot_inputs=(1,), scalar_inputs=(2, 3, 4), grad_input=5)
+
+    def kernel(var, accum, lr, l1, l2, grad, indices, T=None, Tindices=None,
+               use_locking=False):
+        def update(v, a, g):
+            a = a + g * g
+            learning_rate = lr / np.sqrt(a)
+            return _proximal(v - g * learning_rate, learning_rate, l1, l2), a
+        with _holding((var, accum), use_locking):
+            return _update_rows((var, accum), grad, indices, update)
+
+
+class SparseApplyAdagradDA(OpDef):
+    """For each touched row (T: global_step, an int64 scalar): g += grad;  gg += grad ** 2;
+    var = -sign(g) * max(|g| / T - l1, 0) / (l2 + sqrt(gg) / (T * lr))   (l1 > 0; else
+    -(g / T) / (...)) -- the dense formula divided through by T * lr, as TF's sparse kernel
+    writes it. Rows not looked up keep their weights until they are: their sums then bring them
+    to where every step's regularization would have put them."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _sparse_apply_shape(slot_inputs=(1, 2), scalar_inputs=(5, 6, 7, 8), grad_input=3)
+
+    def kernel(var, gradient_accumulator, gradient_squared_accumulator, grad, indices, lr, l1,
+               l2, global_step, T=None, Tindices=None, use_locking=False):
+        step = np.asarray(global_step).astype(grad.dtype)
+        gs_lr = step * lr
+
+        def update(v, ga, da, g):
+            ga = ga + g
+            da = da + g * g
+            if l1 > 0:
+                new = -1 * np.sign(ga) * np.maximum(np.abs(ga) / step - l1, 0) / \
+                    (l2 + np.sqrt(da) / gs_lr)
+            else:
+                new = -1 * (ga / step) / (l2 + np.sqrt(da) / gs_lr)
+            return new.astype(v.dtype, copy=False), ga, da
+        cells = (var, gradient_accumulator, gradient_squared_accumulator)
+        with _holding(cells, use_locking):
+            return _update_rows(cells, grad, indices, update)
+
+
 # -- public functions (gen_training_ops) --------------------------------------------------
 
 def sparse_apply_momentum(var, accum, lr, grad, indices, momentum, use_locking=False,
@@ -222,3 +294,23 @@ def sparse_apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon,
     return _sparse_apply("SparseApplyCenteredRMSProp", [var, mg, ms, mom],
                          [lr, rho, momentum, epsilon], grad, indices, [],
                          {"use_locking": use_locking}, name)
+
+
+def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False,
+                                           name=None):
+    return _sparse_apply("SparseApplyProximalGradientDescent", [var], [alpha, l1, l2], grad,
+                         indices, [], {"use_locking": use_locking}, name)
+
+
+def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False,
+                                  name=None):
+    return _sparse_apply("SparseApplyProximalAdagrad", [var, accum], [lr, l1, l2], grad,
+                         indices, [], {"use_locking": use_locking}, name)
+
+
+def sparse_apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad,
+                            indices, lr, l1, l2, global_step, use_locking=False, name=None):
+    return _sparse_apply("SparseApplyAdagradDA",
+                         [var, gradient_accumulator, gradient_squared_accumulator], [], grad,
+                         indices, [lr, l1, l2], {"use_locking": use_locking}, name,
+                         global_step=global_step)

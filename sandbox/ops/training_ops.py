@@ -1,7 +1,8 @@
 """Training ops -- mirrors TensorFlow's ApplyGradientDescent, ApplyMomentum, ApplyAdagrad,
-ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta, ApplyFtrl and ApplyFtrlV2, and
-the SparseApply ops of Adadelta and FTRL (core/kernels/training_ops.cc,
-python/training/gen_training_ops.py).
+ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta, ApplyFtrl, ApplyFtrlV2,
+ApplyProximalGradientDescent, ApplyProximalAdagrad and ApplyAdagradDA, and the SparseApply ops
+of Adadelta and FTRL (core/kernels/training_ops.cc, python/training/gen_training_ops.py; the
+other SparseApply ops are in ops/sparse_training_ops.py).
 
 An optimizer does not change a variable with `assign(var, var - lr * grad)` built from generic
 ops: each optimizer has one fused "Apply" op that reads the variable and its slots (the extra
@@ -18,6 +19,7 @@ import contextlib
 
 import numpy as np
 
+from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
@@ -72,9 +74,10 @@ def _read(cell, grad):
     return value
 
 
-def _apply(op_type, refs, values, attrs, name, indices_at=None):
+def _apply(op_type, refs, values, attrs, name, indices_at=None, int64_at=None):
     """Adds an Apply op: `refs` are variable references, `values` the other inputs (for a
-    SparseApply op, values[indices_at] is the int32/int64 row numbers)."""
+    SparseApply op, values[indices_at] is the int32/int64 row numbers; values[int64_at] is an
+    int64 scalar, as ApplyAdagradDA's global_step)."""
     refs = [r._ref() if hasattr(r, "_ref") else convert_to_tensor(r, as_ref=True) for r in refs]
     for r in refs:
         if not r.dtype.is_ref:
@@ -82,8 +85,9 @@ def _apply(op_type, refs, values, attrs, name, indices_at=None):
                             f"{r.name!r} is a plain tensor ({r.dtype.name}).")
     dtype = refs[0].dtype.base_dtype
     with refs[0].graph.as_default():
-        values = [convert_to_tensor(v) if i == indices_at else convert_to_tensor(v, dtype=dtype)
-                  for i, v in enumerate(values)]
+        values = [convert_to_tensor(v) if i == indices_at else
+                  convert_to_tensor(v, dtype=_dtypes.int64) if i == int64_at else
+                  convert_to_tensor(v, dtype=dtype) for i, v in enumerate(values)]
     if indices_at is not None:
         attrs = {**attrs, "Tindices": values[indices_at].dtype.base_dtype}
     return apply_op(op_type, refs + values, {"T": dtype, **attrs}, name=name or op_type,
@@ -352,6 +356,78 @@ class SparseApplyFtrlV2(OpDef):
                        lambda v, a, n, g: _ftrl(v, a, n, g, lr, l1, l2, l2_shrinkage, lr_power))
 
 
+def _proximal(prox, lr, l1, l2):
+    """The proximal step of FOBOS (Duchi & Singer, 2009) on prox = var - lr * grad, as TF's
+    kernels compute it: sign(prox) * max(|prox| - lr * l1, 0) / (1 + l2 * lr) when l1 > 0,
+    else prox / (1 + l2 * lr). `lr` is a scalar (ProximalGradientDescent) or an array
+    (ProximalAdagrad's per-weight lr / sqrt(accum))."""
+    if l1 > 0:
+        return np.sign(prox) * np.maximum(np.abs(prox) - lr * l1, 0) / (1 + l2 * lr)
+    return prox / (1 + l2 * lr)
+
+
+def _proximal_adagrad(value, accum, grad, lr, l1, l2):
+    """New (var, accum): accum += grad ** 2;  lr_t = lr / sqrt(accum);
+    var = _proximal(var - lr_t * grad, lr_t, l1, l2)."""
+    new_accum = accum + grad * grad
+    learning_rate = lr / np.sqrt(new_accum)
+    return _proximal(value - grad * learning_rate, learning_rate, l1, l2), new_accum
+
+
+def _adagrad_da(grad_accum, grad_squared_accum, grad, lr, l1, l2, global_step):
+    """New (var, gradient_accumulator, gradient_squared_accumulator), as TF's dense kernel
+    computes it (T: global_step):  g += grad;  gg += grad ** 2;
+    var = -sign(g) * lr * max(|g| - l1 * T, 0) / (l2 * T * lr + sqrt(gg))  (l1 > 0)
+    var = -lr * g / (l2 * T * lr + sqrt(gg))                                   (l1 == 0)
+    The variable's old value is not used: dual averaging recomputes it from the sums."""
+    g = grad_accum + grad
+    gg = grad_squared_accum + grad * grad
+    step = np.asarray(global_step).astype(g.dtype)
+    denom = l2 * (step * lr) + np.sqrt(gg)
+    if l1 > 0:
+        new = lr * -1 * np.sign(g) * np.maximum(np.abs(g) - step * l1, 0) / denom
+    else:
+        new = lr * g * -1 / denom
+    return new.astype(g.dtype, copy=False), g, gg
+
+
+class ApplyProximalGradientDescent(OpDef):
+    """prox = var - alpha * delta;  var = sign(prox) * max(|prox| - alpha * l1, 0) /
+    (1 + alpha * l2)   (FOBOS; without l1, prox / (1 + alpha * l2))."""
+    ref_inputs = (0,)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(4,), scalar_inputs=(1, 2, 3))
+
+    def kernel(var, alpha, l1, l2, delta, T=None, use_locking=False):
+        return _dense((var,), delta, use_locking,
+                      lambda v, g: (_proximal(v - g * alpha, alpha, l1, l2),))
+
+
+class ApplyProximalAdagrad(OpDef):
+    """accum += grad ** 2;  then ApplyProximalGradientDescent's step with the Adagrad rate
+    lr / sqrt(accum) (see _proximal_adagrad)."""
+    ref_inputs = (0, 1)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(1, 5), scalar_inputs=(2, 3, 4))
+
+    def kernel(var, accum, lr, l1, l2, grad, T=None, use_locking=False):
+        return _dense((var, accum), grad, use_locking,
+                      lambda v, a, g: _proximal_adagrad(v, a, g, lr, l1, l2))
+
+
+class ApplyAdagradDA(OpDef):
+    """Adagrad dual averaging (see _adagrad_da); global_step is an int64 scalar."""
+    ref_inputs = (0, 1, 2)
+    stateful = True
+    shape = _apply_shape(tensor_inputs=(1, 2, 3), scalar_inputs=(4, 5, 6, 7))
+
+    def kernel(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
+               global_step, T=None, use_locking=False):
+        return _dense((var, gradient_accumulator, gradient_squared_accumulator), grad,
+                      use_locking,
+                      lambda v, g, gg, d: _adagrad_da(g, gg, d, lr, l1, l2, global_step))
+
+
 # -- public functions (gen_training_ops) ------------------------------------------------
 
 def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
@@ -424,3 +500,20 @@ def sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shrin
     return _apply("SparseApplyFtrlV2", [var, accum, linear],
                   [grad, indices, lr, l1, l2, l2_shrinkage, lr_power],
                   {"use_locking": use_locking}, name, indices_at=1)
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False, name=None):
+    return _apply("ApplyProximalGradientDescent", [var], [alpha, l1, l2, delta],
+                  {"use_locking": use_locking}, name)
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad, use_locking=False, name=None):
+    return _apply("ApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad],
+                  {"use_locking": use_locking}, name)
+
+
+def apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
+                     global_step, use_locking=False, name=None):
+    return _apply("ApplyAdagradDA", [var, gradient_accumulator, gradient_squared_accumulator],
+                  [grad, lr, l1, l2, global_step], {"use_locking": use_locking}, name,
+                  int64_at=4)

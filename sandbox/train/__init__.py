@@ -39,7 +39,7 @@ from .checkpoint_utils import init_from_checkpoint, checkpoints_iterator
 from .graph_io import write_graph
 from .basic_loops import basic_train_loop
 from ..platform.example_proto import Example, Features, Feature, BytesList, FloatList, \
-    Int64List
+    Int64List, SequenceExample, FeatureList, FeatureLists
 from ..summary.writer import FileWriter as SummaryWriter
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
@@ -61,18 +61,25 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "get_checkpoint_mtimes", "update_checkpoint_state", "generate_checkpoint_state_proto",
            "remove_checkpoint", "meta_graph_filename", "list_variables", "load_variable",
            "load_checkpoint", "NewCheckpointReader", "SummaryWriter", "Example", "Features",
-           "Feature", "BytesList", "FloatList", "Int64List", "init_from_checkpoint",
+           "Feature", "BytesList", "FloatList", "Int64List", "SequenceExample", "FeatureList",
+           "FeatureLists", "init_from_checkpoint",
            "checkpoints_iterator", "write_graph", "basic_train_loop"]
 
 
 # The families of issue 27: each module names what it adds in its own __all__.
 from . import adadelta as _adadelta, ftrl as _ftrl, input as _input, \
-    learning_rate_decay as _learning_rate_decay, moving_averages as _moving_averages
+    learning_rate_decay as _learning_rate_decay, moving_averages as _moving_averages, \
+    proximal_gradient_descent as _proximal_gradient_descent, \
+    proximal_adagrad as _proximal_adagrad, adagrad_da as _adagrad_da
 from .adadelta import *                              # noqa: F401,F403  AdadeltaOptimizer
 from .ftrl import *                                  # noqa: F401,F403  FtrlOptimizer
 from .input import *                                 # noqa: F401,F403  tf.train.batch ...
 from .moving_averages import *                       # noqa: F401,F403  ExponentialMovingAverage
-__all__ += [name for module in (_adadelta, _ftrl, _input, _learning_rate_decay, _moving_averages)
+from .proximal_gradient_descent import ProximalGradientDescentOptimizer
+from .proximal_adagrad import ProximalAdagradOptimizer
+from .adagrad_da import AdagradDAOptimizer
+__all__ += [name for module in (_adadelta, _ftrl, _input, _learning_rate_decay, _moving_averages,
+                                _proximal_gradient_descent, _proximal_adagrad, _adagrad_da)
             for name in module.__all__ if name not in __all__]
 
 
