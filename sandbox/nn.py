@@ -7,8 +7,8 @@ batch_normalization, l2_normalize, swish, crelu, sigmoid_cross_entropy_with_logi
 weighted_cross_entropy_with_logits, log_poisson_loss, compute_average_loss,
 scale_regularization_loss ...; and top_k, in_top_k, lrn, embedding_lookup,
 embedding_lookup_sparse, safe_embedding_lookup_sparse), sandbox/ops/conv_ops.py (convolution,
-its transpose, and pooling: conv2d, max_pool, avg_pool; conv1d, convolution, max_pool1d,
-avg_pool1d, max_pool_v2 and avg_pool_v2 built from them),
+its transpose, and pooling: conv2d, max_pool, avg_pool), sandbox/ops/convolution_ops.py
+(conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2 and avg_pool_v2, built from them),
 sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
 sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
 (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
@@ -37,6 +37,8 @@ from .ops.nn_impl import (  # noqa: F401
 )
 from .ops.conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_input, conv2d_backprop_filter, conv2d_transpose, max_pool, avg_pool,
+)
+from .ops.convolution_ops import (  # noqa: F401
     conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2, avg_pool_v2,
 )
 from .ops.depthwise_conv_ops import (  # noqa: F401

@@ -1,5 +1,5 @@
 """tf.nn names built from other ops: conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2,
-avg_pool_v2 (sandbox/ops/conv_ops.py); swish, crelu, sufficient_statistics,
+avg_pool_v2 (sandbox/ops/convolution_ops.py); swish, crelu, sufficient_statistics,
 normalize_moments, weighted_moments, weighted_cross_entropy_with_logits, log_poisson_loss,
 compute_average_loss, scale_regularization_loss (sandbox/ops/nn_impl.py).
 
