@@ -82,71 +82,74 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-25 17:40 UTC
+# pinned 2026-11-28 03:00 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
-    ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature GPUOptions Graph GraphKeys
-    GraphOptions IndexedSlices InteractiveSession NodeDef NotDifferentiable Operation
-    OptimizerOptions Print QueueBase RandomShuffleQueue RegisterGradient RunMetadata RunOptions
-    Session Tensor TensorShape VERSION VarLenFeature Variable VariableScope abs accumulate_n
-    acos acosh add add_check_numerics_ops add_n add_to_collection add_to_collections
-    all_variables arg_max arg_min argmax argmin argsort as_dtype as_string asin asinh
-    assert_equal assert_greater assert_greater_equal assert_integer assert_less
-    assert_less_equal assert_negative assert_non_negative assert_non_positive assert_none_equal
-    assert_positive assert_rank assert_rank_at_least assert_scalar assert_type
-    assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
-    batch_to_space batch_to_space_nd betainc bincount bool boolean_mask broadcast_dynamic_shape
-    broadcast_static_shape broadcast_to case cast ceil check_numerics cholesky cholesky_solve
-    clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value colocate_with concat
-    cond confusion_matrix constant constant_initializer container control_dependencies
-    convert_to_tensor convert_to_tensor_or_indexed_slices cos cosh count_nonzero count_up_to
-    cross cumprod cumsum custom_gradient decode_raw depth_to_space device diag diag_part digamma
-    div div_no_nan divide double dynamic_partition dynamic_stitch einsum ensure_shape equal erf
-    erfc exp expand_dims expm1 extract_image_patches eye fill float16 float32 float64 floor
+    ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
+    FixedLengthRecordReader GPUOptions Graph GraphKeys GraphOptions IdentityReader IndexedSlices
+    InteractiveSession NodeDef NotDifferentiable Operation OptimizerOptions Print QueueBase
+    RandomShuffleQueue ReaderBase RegisterGradient RunMetadata RunOptions Session SparseFeature
+    SparseTensor SparseTensorValue TFRecordReader Tensor TensorShape TextLineReader VERSION
+    VarLenFeature Variable VariableScope WholeFileReader abs accumulate_n acos acosh add
+    add_check_numerics_ops add_n add_to_collection add_to_collections all_variables arg_max
+    arg_min argmax argmin argsort as_dtype as_string asin asinh assert_equal assert_greater
+    assert_greater_equal assert_integer assert_less assert_less_equal assert_negative
+    assert_non_negative assert_non_positive assert_none_equal assert_positive assert_rank
+    assert_rank_at_least assert_scalar assert_type assert_variables_initialized assign
+    assign_add assign_sub atan atan2 atanh batch_gather batch_to_space batch_to_space_nd betainc
+    bincount bool boolean_mask broadcast_dynamic_shape broadcast_static_shape broadcast_to case
+    cast ceil check_numerics cholesky cholesky_solve clip_by_average_norm clip_by_global_norm
+    clip_by_norm clip_by_value colocate_with concat cond confusion_matrix constant
+    constant_initializer container control_dependencies convert_to_tensor
+    convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos cosh
+    count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum custom_gradient
+    decode_csv decode_raw depth_to_space device diag diag_part digamma div div_no_nan divide
+    double dynamic_partition dynamic_stitch einsum ensure_shape equal erf erfc exp expand_dims
+    expm1 extract_image_patches eye fill fixed_size_partitioner float16 float32 float64 floor
     floor_div floordiv floormod foldl foldr gather gather_nd get_collection get_collection_ref
     get_default_graph get_default_session get_local_variable get_logger get_seed get_variable
     get_variable_scope global_norm global_variables global_variables_initializer
     glorot_normal_initializer glorot_uniform_initializer gradients greater greater_equal group
     half hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma
-    igammac init_scope initialize_all_variables initialize_local_variables initialize_variables
-    int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan is_non_decreasing
-    is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized lbeta less
-    less_equal lgamma lin_space linspace local_variables local_variables_initializer log log1p
-    log_sigmoid logical_and logical_not logical_or logical_xor make_template map_fn
+    igammac init_scope initialize_all_tables initialize_all_variables initialize_local_variables
+    initialize_variables int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan
+    is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized
+    lbeta less less_equal lgamma lin_space linspace local_variables local_variables_initializer
+    log log1p log_sigmoid logical_and logical_not logical_or logical_xor make_template map_fn
     matching_files matmul matrix_band_part matrix_determinant matrix_diag matrix_diag_part
     matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose
-    matrix_triangular_solve maximum meshgrid minimum mod model_variables
-    moving_average_variables multinomial multiply name_scope negative newaxis no_gradient no_op
-    no_regularizer norm not_equal numpy_function one_hot ones ones_initializer ones_like
-    orthogonal_initializer pad parallel_stack parse_example parse_single_example placeholder
-    placeholder_with_default polygamma pow print py_func py_function qr random_crop random_gamma
-    random_normal random_normal_initializer random_poisson random_shuffle random_uniform
-    random_uniform_initializer range rank read_file realdiv reciprocal reduce_all reduce_any
-    reduce_logsumexp reduce_max reduce_mean reduce_min reduce_prod reduce_sum regex_replace
-    register_tensor_conversion_function repeat report_uninitialized_variables
-    required_space_to_batch_paddings reset_default_graph reshape reverse reverse_sequence
-    reverse_v2 rint roll round rsqrt saturate_cast scalar_mul scan scatter_add scatter_div
-    scatter_max scatter_min scatter_mul scatter_nd scatter_nd_add scatter_nd_sub
-    scatter_nd_update scatter_sub scatter_update searchsorted segment_max segment_mean
-    segment_min segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals sequence_mask
-    set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort space_to_batch
-    space_to_batch_nd space_to_depth split sqrt square squared_difference squeeze stack
+    matrix_triangular_solve maximum meshgrid min_max_variable_partitioner minimum mod
+    model_variables moving_average_variables multinomial multiply name_scope negative newaxis
+    no_gradient no_op no_regularizer norm not_equal numpy_function one_hot ones ones_initializer
+    ones_like orthogonal_initializer pad parallel_stack parse_example parse_single_example
+    parse_single_sequence_example placeholder placeholder_with_default polygamma pow print
+    py_func py_function qr random_crop random_gamma random_normal random_normal_initializer
+    random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
+    realdiv reciprocal reduce_all reduce_any reduce_logsumexp reduce_max reduce_mean reduce_min
+    reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
+    report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
+    reverse reverse_sequence reverse_v2 rint roll round rsqrt saturate_cast scalar_mul scan
+    scatter_add scatter_div scatter_max scatter_min scatter_mul scatter_nd scatter_nd_add
+    scatter_nd_sub scatter_nd_update scatter_sub scatter_update searchsorted segment_max
+    segment_mean segment_min segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals
+    sequence_mask set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort
+    space_to_batch space_to_batch_nd space_to_depth sparse_add sparse_concat
+    sparse_fill_empty_rows sparse_mask sparse_maximum sparse_merge sparse_minimum
+    sparse_placeholder sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum
+    sparse_reduce_sum_sparse sparse_reorder sparse_reset_shape sparse_reshape sparse_retain
+    sparse_segment_mean sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax
+    sparse_split sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense
+    sparse_to_indicator sparse_transpose split sqrt square squared_difference squeeze stack
     stop_gradient strided_slice string string_join string_strip string_to_number substr subtract
-    svd tan tanh tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub
-    tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update tensordot tile to_double
-    to_float to_int32 to_int64 trace trainable_variables transpose truediv truncated_normal
-    truncated_normal_initializer truncatediv truncatemod tuple uint16 uint8
-    uniform_unit_scaling_initializer unique unique_with_counts unravel_index
+    svd tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add
+    tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update
+    tensordot tile to_double to_float to_int32 to_int64 trace trainable_variables transpose
+    truediv truncated_normal truncated_normal_initializer truncatediv truncatemod tuple uint16
+    uint8 uniform_unit_scaling_initializer unique unique_with_counts unravel_index
     unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
-    unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_scope variables_initializer
-    variance_scaling_initializer verify_tensor_all_finite where where_v2 while_loop write_file
-    zeros zeros_initializer zeros_like zeta
-    SparseTensor SparseTensorValue sparse_placeholder convert_to_tensor_or_sparse_tensor
-    sparse_tensor_to_dense sparse_to_dense sparse_reorder sparse_reduce_sum
-    sparse_tensor_dense_matmul sparse_add sparse_retain sparse_slice sparse_fill_empty_rows
-    sparse_reshape sparse_segment_sum sparse_segment_mean sparse_segment_sqrt_n
-    fixed_size_partitioner min_max_variable_partitioner variable_axis_size_partitioner
-    create_partitioned_variables
+    unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_axis_size_partitioner
+    variable_scope variables_initializer variance_scaling_initializer verify_tensor_all_finite
+    where where_v2 while_loop write_file zeros zeros_initializer zeros_like zeta
 layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
     Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
     MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
@@ -171,59 +174,69 @@ gfile: Copy DeleteRecursively Exists FastGFile GFile Glob IsDirectory ListDirect
 io.gfile: GFile copy exists glob isdir listdir makedirs mkdir remove rename rmtree stat walk
 logging: DEBUG ERROR FATAL INFO TaskLevelStatusMessage WARN debug error fatal flush
     get_verbosity info log log_every_n log_first_n log_if set_verbosity vlog warn warning
-math: abs accumulate_n acos acosh add add_n argmax argmin asin asinh atan atan2 atanh ceil
-    confusion_matrix cos cosh count_nonzero cumprod cumsum divide divide_no_nan equal erf erfc
-    exp expm1 floor floordiv floormod greater greater_equal in_top_k invert_permutation
-    is_finite is_inf is_nan is_non_decreasing is_strictly_increasing l2_normalize less
-    less_equal log log1p log_sigmoid log_softmax logical_and logical_not logical_or logical_xor
-    maximum minimum mod multiply multiply_no_nan negative not_equal pow reciprocal
-    reciprocal_no_nan reduce_all reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max
-    reduce_mean reduce_min reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt
-    scalar_mul segment_sum sigmoid sign sin sinh softmax softplus softsign sqrt square
-    squared_difference subtract tan tanh top_k truediv unsorted_segment_sum xdivy xlogy
-    zero_fraction
-random: categorical get_seed multinomial normal set_random_seed shuffle truncated_normal uniform
-io: FixedLenFeature QueueBase RandomShuffleQueue TFRecordCompressionType TFRecordOptions
-    TFRecordWriter VarLenFeature decode_raw matching_files parse_example parse_single_example
-    read_file tf_record_iterator write_file
+math: abs accumulate_n acos acosh add add_n argmax argmin asin asinh atan atan2 atanh betainc
+    bincount ceil confusion_matrix cos cosh count_nonzero cumprod cumsum digamma divide
+    divide_no_nan equal erf erfc exp expm1 floor floordiv floormod greater greater_equal igamma
+    igammac in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing
+    is_strictly_increasing l2_normalize lbeta less less_equal lgamma log log1p log_sigmoid
+    log_softmax logical_and logical_not logical_or logical_xor maximum minimum mod multiply
+    multiply_no_nan negative not_equal polygamma pow reciprocal reciprocal_no_nan reduce_all
+    reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean reduce_min
+    reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt scalar_mul segment_max
+    segment_mean segment_min segment_prod segment_sum sigmoid sign sin sinh softmax softplus
+    softsign sqrt square squared_difference subtract tan tanh top_k truediv unsorted_segment_max
+    unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n
+    unsorted_segment_sum xdivy xlogy zero_fraction zeta
+random: all_candidate_sampler categorical gamma get_seed log_uniform_candidate_sampler
+    multinomial normal poisson set_random_seed shuffle truncated_normal uniform
+    uniform_candidate_sampler
+io: FixedLenFeature FixedLenSequenceFeature QueueBase RandomShuffleQueue SparseFeature
+    TFRecordCompressionType TFRecordOptions TFRecordWriter VarLenFeature decode_csv decode_raw
+    matching_files parse_example parse_sequence_example parse_single_example
+    parse_single_sequence_example read_file tf_record_iterator write_file write_graph
 debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_equal
     assert_integer assert_less assert_less_equal assert_negative assert_non_negative
     assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
     assert_scalar assert_type check_numerics is_finite is_inf is_nan is_non_decreasing
     is_numeric_tensor is_strictly_increasing
-nn: embedding_lookup_sparse safe_embedding_lookup_sparse nce_loss sampled_softmax_loss
-    log_uniform_candidate_sampler uniform_candidate_sampler all_candidate_sampler
-    compute_accidental_hits
-    avg_pool avg_pool3d batch_normalization bias_add bidirectional_dynamic_rnn conv2d
-    conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d conv3d_transpose
-    depthwise_conv2d depthwise_conv2d_native depthwise_conv2d_native_backprop_filter
-    depthwise_conv2d_native_backprop_input dropout dynamic_rnn elu embedding_lookup in_top_k
-    l2_loss l2_normalize leaky_relu local_response_normalization log_softmax lrn max_pool
-    max_pool3d moments relu relu6 relu_layer selu separable_conv2d sigmoid
-    sigmoid_cross_entropy_with_logits softmax softmax_cross_entropy_with_logits
-    softmax_cross_entropy_with_logits_v2 softplus softsign
-    sparse_softmax_cross_entropy_with_logits static_bidirectional_rnn static_rnn tanh top_k
-    xw_plus_b zero_fraction
+nn: all_candidate_sampler avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2
+    batch_normalization bias_add bidirectional_dynamic_rnn compute_accidental_hits
+    compute_average_loss conv1d conv2d conv2d_backprop_filter conv2d_backprop_input
+    conv2d_transpose conv3d conv3d_transpose convolution crelu depth_to_space depthwise_conv2d
+    depthwise_conv2d_native depthwise_conv2d_native_backprop_filter
+    depthwise_conv2d_native_backprop_input dropout dynamic_rnn elu embedding_lookup
+    embedding_lookup_sparse in_top_k l2_loss l2_normalize leaky_relu
+    local_response_normalization log_poisson_loss log_softmax log_uniform_candidate_sampler lrn
+    max_pool max_pool1d max_pool2d max_pool3d max_pool_v2 moments nce_loss normalize_moments
+    relu relu6 relu_layer safe_embedding_lookup_sparse sampled_softmax_loss
+    scale_regularization_loss selu separable_conv2d sigmoid sigmoid_cross_entropy_with_logits
+    softmax softmax_cross_entropy_with_logits softmax_cross_entropy_with_logits_v2 softplus
+    softsign space_to_batch space_to_depth sparse_softmax_cross_entropy_with_logits
+    static_bidirectional_rnn static_rnn sufficient_statistics swish tanh top_k
+    uniform_candidate_sampler weighted_cross_entropy_with_logits weighted_moments xw_plus_b
+    zero_fraction
 nn.rnn_cell: BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell
     LSTMStateTuple MultiRNNCell RNNCell ResidualWrapper
-train: AdadeltaOptimizer AdagradOptimizer AdamOptimizer BytesList CheckpointSaverHook
-    CheckpointSaverListener ChiefSessionCreator ClusterDef ClusterSpec Coordinator Example
-    ExponentialMovingAverage Feature Features FeedFnHook FinalOpsHook FloatList FtrlOptimizer
-    GlobalStepWaiterHook GradientDescentOptimizer Int64List JobDef LoggingTensorHook
-    LooperThread MomentumOptimizer MonitoredSession MonitoredTrainingSession
-    NanLossDuringTrainingError NanTensorHook NewCheckpointReader Optimizer QueueRunner
-    RMSPropOptimizer Saver SaverDef Scaffold SecondOrStepTimer Server ServerDef SessionCreator
-    SessionManager SessionRunArgs SessionRunContext SessionRunHook SessionRunValues
-    SingularMonitoredSession StepCounterHook StopAtStepHook SummarySaverHook Supervisor
-    SyncReplicasOptimizer WorkerSessionCreator add_queue_runner assert_global_step batch
-    batch_join checkpoint_exists cosine_decay cosine_decay_restarts create_global_step
-    exponential_decay export_meta_graph generate_checkpoint_state_proto get_checkpoint_mtimes
-    get_checkpoint_state get_global_step get_or_create_global_step global_step import_meta_graph
-    input_producer inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay
-    list_variables load_checkpoint load_variable natural_exp_decay piecewise_constant
-    piecewise_constant_decay polynomial_decay range_input_producer remove_checkpoint
-    replica_device_setter shuffle_batch shuffle_batch_join slice_input_producer
-    start_queue_runners string_input_producer update_checkpoint_state
+train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer BytesList
+    CheckpointSaverHook CheckpointSaverListener ChiefSessionCreator ClusterDef ClusterSpec
+    Coordinator Example ExponentialMovingAverage Feature FeatureList FeatureLists Features
+    FeedFnHook FinalOpsHook FloatList FtrlOptimizer GlobalStepWaiterHook
+    GradientDescentOptimizer Int64List JobDef LoggingTensorHook LooperThread MomentumOptimizer
+    MonitoredSession MonitoredTrainingSession NanLossDuringTrainingError NanTensorHook
+    NewCheckpointReader Optimizer ProximalAdagradOptimizer ProximalGradientDescentOptimizer
+    QueueRunner RMSPropOptimizer Saver SaverDef Scaffold SecondOrStepTimer SequenceExample
+    Server ServerDef SessionCreator SessionManager SessionRunArgs SessionRunContext
+    SessionRunHook SessionRunValues SingularMonitoredSession StepCounterHook StopAtStepHook
+    SummarySaverHook Supervisor SyncReplicasOptimizer WorkerSessionCreator add_queue_runner
+    assert_global_step basic_train_loop batch batch_join checkpoint_exists checkpoints_iterator
+    cosine_decay cosine_decay_restarts create_global_step exponential_decay export_meta_graph
+    generate_checkpoint_state_proto get_checkpoint_mtimes get_checkpoint_state get_global_step
+    get_or_create_global_step global_step import_meta_graph init_from_checkpoint input_producer
+    inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay list_variables
+    load_checkpoint load_variable natural_exp_decay piecewise_constant piecewise_constant_decay
+    polynomial_decay range_input_producer remove_checkpoint replica_device_setter shuffle_batch
+    shuffle_batch_join slice_input_producer start_queue_runners string_input_producer
+    update_checkpoint_state write_graph
 contrib.layers: flatten fully_connected xavier_initializer l2_regularizer
     variance_scaling_initializer
 """

@@ -17,7 +17,7 @@ sandbox/ops/parsing_ops.py.
 `tf.io.write_graph` is tf.train.write_graph (sandbox/train/graph_io.py: it writes the GraphDef
 the summary FileWriter makes), so this one module of sandbox/api/ sits in the train layer.
 
-Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...), SparseFeature,
+Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...),
 serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
 """
 import types as _types
@@ -26,7 +26,10 @@ from ..ops.data_flow_ops import QueueBase, RandomShuffleQueue  # noqa: F401
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
 from ..ops.parsing_csv_ops import decode_csv  # noqa: F401
 from ..ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, VarLenFeature, parse_example, parse_single_example)
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
+    parse_single_example)
+from ..ops.parsing_sequence_ops import (  # noqa: F401
+    parse_sequence_example, parse_single_sequence_example)
 from ..platform import gfile as _gfile
 from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
@@ -35,7 +38,8 @@ from ..train.graph_io import write_graph  # noqa: F401
 __all__ = ["QueueBase", "RandomShuffleQueue", "decode_csv", "decode_raw", "gfile", "matching_files",
            "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
            "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
-           "parse_example", "parse_single_example", "write_graph"]
+           "parse_example", "parse_single_example", "write_graph", "FixedLenSequenceFeature",
+           "SparseFeature", "parse_sequence_example", "parse_single_sequence_example"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

@@ -1,17 +1,22 @@
 """`tf.sparse` -- the names of TensorFlow 1.x's tf.sparse namespace (TF's generated
 api/_v1/sparse/__init__.py), gathered from framework/sparse_tensor.py (tf.SparseTensor),
-ops/sparse_ops.py (building, reordering, making dense) and ops/sparse_math_ops.py (sums,
-the matmul, add):
+ops/sparse_ops.py (building, reordering, making dense), ops/sparse_array_ops.py (concat,
+split, transpose, merge, mask ...), ops/sparse_math_ops.py (sums, the matmul, add) and
+ops/sparse_reduce_ops.py (softmax, reduce_max, maximum, minimum):
 
     sp = tf.sparse.placeholder(tf.float32, shape=[None, 10000])
     logits = tf.sparse.sparse_dense_matmul(sp, w) + b
     counts = tf.sparse.reduce_sum(sp, axis=1)
 
-Not here (TF 1.15 has them): concat, cross, expand_dims, eye, mask, maximum, minimum,
-reduce_max, reset_shape, softmax, split, to_indicator, transpose, and the SparseFeature /
+Not here (TF 1.15 has them): cross, expand_dims, eye, and the SparseFeature /
 sparse-serialization names.
 """
 from ..framework.sparse_tensor import SparseTensor  # noqa: F401
+from ..ops.sparse_array_ops import (  # noqa: F401
+    sparse_concat as concat, sparse_mask as mask, sparse_merge as merge,
+    sparse_reset_shape as reset_shape, sparse_split as split,
+    sparse_to_indicator as to_indicator, sparse_transpose as transpose,
+)
 from ..ops.sparse_math_ops import (  # noqa: F401
     sparse_add as add, sparse_reduce_sum as reduce_sum, sparse_segment_mean as segment_mean,
     sparse_segment_sqrt_n as segment_sqrt_n, sparse_segment_sum as segment_sum,
@@ -22,7 +27,14 @@ from ..ops.sparse_ops import (  # noqa: F401
     sparse_reorder as reorder, sparse_reshape as reshape, sparse_retain as retain,
     sparse_slice as slice, sparse_tensor_to_dense as to_dense,
 )
+from ..ops.sparse_reduce_ops import (  # noqa: F401
+    sparse_maximum as maximum, sparse_minimum as minimum, sparse_reduce_max as reduce_max,
+    sparse_reduce_max_sparse as reduce_max_sparse,
+    sparse_reduce_sum_sparse as reduce_sum_sparse, sparse_softmax as softmax,
+)
 
-__all__ = ["SparseTensor", "add", "fill_empty_rows", "from_dense", "matmul", "placeholder",
-           "reduce_sum", "reorder", "reshape", "retain", "segment_mean", "segment_sqrt_n",
-           "segment_sum", "slice", "sparse_dense_matmul", "to_dense"]
+__all__ = ["SparseTensor", "add", "concat", "fill_empty_rows", "from_dense", "mask", "matmul",
+           "maximum", "merge", "minimum", "placeholder", "reduce_max", "reduce_max_sparse",
+           "reduce_sum", "reduce_sum_sparse", "reorder", "reset_shape", "reshape", "retain",
+           "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax", "split",
+           "sparse_dense_matmul", "to_dense", "to_indicator", "transpose"]

@@ -22,8 +22,20 @@ shape [count]; for parse_example, indices [[example, position], ...] and dense s
 outputs are TF's: the sparse indices, values and shapes of the VarLenFeatures (keys sorted),
 then the dense values of the FixedLenFeatures (keys sorted).
 
-The proto's wire format is decoded in sandbox/platform/example_proto.py. Not here:
-SparseFeature and FixedLenSequenceFeature -- asking for one says so.
+A FixedLenSequenceFeature (allow_missing=True, as TF requires here) is a dense feature of any
+number of rows of its shape: parse_single_example gives [rows] + shape; parse_example gives
+[batch, the most rows] + shape, the shorter examples padded with default_value (a scalar; 0 or
+b"" when None). The op sees its shape as [-1] + shape, as TF's dense_shapes do.
+
+A SparseFeature builds one SparseTensor from two features of each example: index_key (int64
+positions, or a list of keys for several dimensions) and value_key (the values); the dense
+shape is [batch] + size (parse_example) or size (parse_single_example). As in TF, the two are
+parsed as VarLenFeatures and then merged (TF's sparse_ops.sparse_merge: the ids become the last
+columns of the indices, then SparseReorder unless already_sorted) -- here by one small op,
+SparseFeatureMerge; like TF's it does not check that the ids are below size.
+
+The proto's wire format is decoded in sandbox/platform/example_proto.py; SequenceExamples are
+parsed in sandbox/ops/parsing_sequence_ops.py.
 """
 import collections
 
@@ -39,7 +51,8 @@ from ..framework.tensor_shape import TensorShape
 from ..platform.example_proto import DecodeError, parse_features
 from . import array_ops
 
-__all__ = ["FixedLenFeature", "VarLenFeature", "parse_example", "parse_single_example"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "SparseFeature",
+           "parse_example", "parse_single_example"]
 
 _KIND = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
 
@@ -55,6 +68,28 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
 
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
     """A feature of any number of values of `dtype`: parsed into a SparseTensor."""
+
+
+class FixedLenSequenceFeature(collections.namedtuple(
+        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+    """A feature of any number of rows of `shape`: a dense [rows] + shape tensor. In
+    parse_example it needs allow_missing=True; default_value (a scalar) pads the examples with
+    fewer rows. In a SequenceExample's feature lists (parsing_sequence_ops.py) each time step
+    is one row, and allow_missing lets the whole list be absent (no default_value there)."""
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A SparseTensor made of two features of each example: its positions (index_key, int64 --
+    or a list of keys, one per dimension) and its values (value_key, of `dtype`); `size` is the
+    dense shape (an int, or a list with one per index key). already_sorted=True skips the
+    reordering of the entries."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
 def _decode(data, node=None):
@@ -95,12 +130,41 @@ def _sparse_element(found, keys, dtypes, example=None):
     return out
 
 
-def _element(found, keys, dtypes, shapes, defaults, node, name_text):
-    """The dense values of one decoded Example, one array per key."""
+def _rows(key, kind, values, dtype, shape, name_text, example):
+    """The [rows] + shape[1:] array of a FixedLenSequenceFeature (its shape is [-1] + ...)."""
+    inner = list(shape[1:])
+    if kind is None:                       # missing: no rows (allow_missing is required)
+        return _values(None, [], dtype).reshape([0] + inner)
+    where = f"{name_text}Key: {key}" + ("" if example is None else f", Index: {example}")
+    if kind != _KIND[dtype.name]:
+        have = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}[kind]
+        raise errors.InvalidArgumentError(
+            None, None, f"{where}.  Data types don't match. Data type: {have} but expected "
+            f"type: {_dtypes.cpp_type_name(dtype)}")
+    stride = int(np.prod(inner))
+    if (len(values) % stride if stride else len(values)):
+        if example is None:                # TF 2.15's message for a single example
+            raise errors.InvalidArgumentError(
+                None, None, f"{where}.  Can't parse serialized Example: it has {len(values)} "
+                f"values, not a multiple of the {stride} of the FixedLenSequenceFeature's "
+                f"shape {inner}.")
+        raise errors.InvalidArgumentError(
+            None, None, f"{where}.  Number of {_dtypes.cpp_type_name(dtype)} values is not a "
+            f"multiple of stride length. Saw {len(values)} values but output shape is: "
+            f"[{','.join(['?'] + [str(d) for d in inner])}]")
+    return _values(kind, values, dtype).reshape([-1 if stride else 0] + inner)
+
+
+def _element(found, keys, dtypes, shapes, defaults, node, name_text, example=None):
+    """The dense values of one decoded Example, one array per key (a FixedLenSequenceFeature:
+    its rows, unpadded); `example` is its position in parse_example's batch."""
     out = []
     for key, dtype, shape, default in zip(keys, dtypes, shapes, defaults):
         dtype = _dtypes.as_dtype(dtype)
         kind, values = found.get(key, (None, []))
+        if shape and shape[0] == -1:
+            out.append(_rows(key, kind, values, dtype, shape, name_text, example))
+            continue
         count = int(np.prod(shape))
         if kind is None or (not values and count):
             if default is None or np.size(default) == 0 and count:
@@ -129,6 +193,12 @@ def _defaults(default_arrays):
             for d in default_arrays]
 
 
+def _shape(dims):
+    """The TensorShape of a dense_shapes attr: -1 is the unknown length of a
+    FixedLenSequenceFeature."""
+    return TensorShape([None if d == -1 else d for d in dims])
+
+
 def _sparse_shapes(op, rank):
     n = op.get_attr("num_sparse")
     return ([TensorShape([None, rank])] * n + [TensorShape([None])] * n +
@@ -141,7 +211,7 @@ class ParseSingleExample(OpDef):
     multi_output = True
 
     def shape(op):
-        return _sparse_shapes(op, 1) + [TensorShape(s) for s in op.get_attr("dense_shapes")]
+        return _sparse_shapes(op, 1) + [_shape(s) for s in op.get_attr("dense_shapes")]
 
     def kernel(serialized, *dense_defaults, dense_keys, dense_shapes, Tdense,
                num_sparse=0, sparse_keys=(), sparse_types=()):
@@ -162,7 +232,7 @@ class ParseExample(OpDef):
 
     def shape(op):
         batch = op.inputs[0].get_shape().with_rank(1)[0].value
-        return _sparse_shapes(op, 2) + [TensorShape([batch] + list(s))
+        return _sparse_shapes(op, 2) + [TensorShape([batch]).concatenate(_shape(s))
                                         for s in op.get_attr("dense_shapes")]
 
     def kernel(serialized, *dense_defaults, dense_keys, dense_shapes, Tdense,
@@ -180,29 +250,119 @@ class ParseExample(OpDef):
             shapes.append(np.array([len(parts), max((len(p) for p in parts), default=0)],
                                    np.int64))
         rows = [_element(found, dense_keys, Tdense, dense_shapes, _defaults(dense_defaults),
-                         None, "Name: <unknown>, ") for found in examples]
+                         None, "Name: <unknown>, ", b) for b, found in enumerate(examples)]
         outputs = []
         for i, (dtype, shape) in enumerate(zip(Tdense, dense_shapes)):
             np_dtype = object if dtype == "string" else _dtypes.as_dtype(dtype).as_numpy_dtype
             column = [row[i] for row in rows]
+            if shape and shape[0] == -1:          # pad to the most rows with the default
+                outputs.append(_pad(column, shape, dense_defaults[i], np_dtype))
+                continue
             outputs.append(np.stack(column).astype(np_dtype, copy=False) if column else
                            np.zeros([0] + list(shape), dtype=np_dtype))
         return tuple(indices + values + shapes + outputs)
 
 
+def _pad(rows, shape, padding, np_dtype):
+    """[batch, the most rows] + shape[1:]: each example's rows, then `padding`."""
+    longest = max((len(r) for r in rows), default=0)
+    out = np.empty([len(rows), longest] + list(shape[1:]), dtype=np_dtype)
+    out[...] = np.asarray(padding).item() if np_dtype is not object else \
+        np.asarray(padding, dtype=object).reshape(-1)[0]
+    for b, r in enumerate(rows):
+        out[b, :len(r)] = r
+    return out
+
+
+class SparseFeatureMerge(OpDef):
+    """A SparseFeature's SparseTensor from the parsed VarLenFeatures of its index keys and its
+    value key: TF's sparse_ops.sparse_merge (the ids become the last columns of the indices,
+    the dense shape's last dimension becomes `vocab_size`, then SparseReorder unless
+    already_sorted) in one kernel. Inputs: the first ids' indices and dense shape, the values,
+    then the values of each index key's ids. As in TF, the ids are not checked against the
+    size."""
+    multi_output = True
+
+    def shape(op):
+        rank = op.inputs[0].get_shape()[1].value
+        rank = None if rank is None else rank - 1 + len(op.get_attr("vocab_size"))
+        return [TensorShape([None, rank]), TensorShape([None]), TensorShape([rank])]
+
+    def kernel(ids_indices, ids_shape, values, *ids_values, vocab_size, already_sorted=False):
+        parts = [ids_indices[:, :-1]] + [np.asarray(v, np.int64).reshape(-1, 1)
+                                          for v in ids_values]
+        for i, part in enumerate(parts[1:], 1):
+            if len(part) != len(parts[0]):
+                raise errors.InvalidArgumentError(
+                    None, None, f"ConcatOp : Dimension 0 in both shapes must be equal: shape[0] "
+                    f"= [{len(parts[0])},{parts[0].shape[1]}] vs. shape[{i}] = [{len(part)},1]")
+        indices = np.concatenate(parts, axis=1).astype(np.int64)
+        shape = np.concatenate([ids_shape[:-1], np.asarray(vocab_size, np.int64)])
+        if not already_sorted:
+            if len(indices) != len(values):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Number of elements in indices ({len(indices)}) and values "
+                    f"({len(values)}) do not match")
+            order = np.lexsort(indices.T[::-1]) if indices.size else np.arange(len(values))
+            indices, values = indices[order], values[order]
+        return indices, values, shape.astype(np.int64)
+
+
 def _sparse_features(features):
-    """(keys, dtypes) of the VarLenFeatures, keys sorted."""
+    """(keys, dtypes) of the VarLenFeatures and of the index and value keys of the
+    SparseFeatures, in TF's order (features by sorted key; a SparseFeature's index keys sorted,
+    then its value key)."""
     keys, dtypes = [], []
+
+    def add(key, dtype):
+        dtype = _dtypes.as_dtype(dtype).base_dtype
+        if key in keys:
+            if dtypes[keys.index(key)] != dtype:
+                raise ValueError(f"Conflicting type {dtypes[keys.index(key)]} vs {dtype} for "
+                                 f"feature {key}.")
+            return
+        if dtype.name not in _KIND:
+            raise TypeError(f"Value passed to parameter 'sparse_types' has DataType "
+                            f"{dtype.name} not in list of allowed values: float32, int64, "
+                            f"string (feature {key!r}: parse as int64 and tf.cast it).")
+        keys.append(key)
+        dtypes.append(dtype)
+
     for key in sorted(features):
-        if isinstance(features[key], VarLenFeature):
-            dtype = _dtypes.as_dtype(features[key].dtype).base_dtype
-            if dtype.name not in _KIND:
-                raise TypeError(f"Value passed to parameter 'sparse_types' has DataType "
-                                f"{dtype.name} not in list of allowed values: float32, int64, "
-                                f"string (feature {key!r}: parse as int64 and tf.cast it).")
-            keys.append(key)
-            dtypes.append(dtype)
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            if not feature.dtype:
+                raise ValueError(f"Missing type for feature {key}. Received feature={feature}")
+            add(key, feature.dtype)
+        elif isinstance(feature, SparseFeature):
+            if not feature.index_key:
+                raise ValueError(f"Missing index_key for SparseFeature {feature}.")
+            if not feature.value_key:
+                raise ValueError(f"Missing value_key for SparseFeature {feature}.")
+            if not feature.dtype:
+                raise ValueError(f"Missing type for feature {key}. Received feature="
+                                 f"{feature}.")
+            index_keys = [feature.index_key] if isinstance(feature.index_key, str) else \
+                list(feature.index_key)
+            for index_key in sorted(index_keys):
+                add(index_key, _dtypes.int64)
+            add(feature.value_key, feature.dtype)
     return keys, dtypes
+
+
+def _prepend_none_dimension(features):
+    """TF's _prepend_none_dimension: in parse_example a FixedLenSequenceFeature's shape gets a
+    leading unknown dimension (the rows), and it must allow missing."""
+    out = dict(features)
+    for key, feature in features.items():
+        if isinstance(feature, FixedLenSequenceFeature):
+            if not feature.allow_missing:
+                raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing "
+                                 "to be True.")
+            out[key] = FixedLenSequenceFeature([None] + list(feature.shape or []),
+                                               feature.dtype, feature.allow_missing,
+                                               feature.default_value)
+    return out
 
 
 def _dense_features(features):
@@ -212,18 +372,27 @@ def _dense_features(features):
     keys, dtypes, shapes, defaults = [], [], [], []
     for key in sorted(features):
         feature = features[key]
-        if isinstance(feature, VarLenFeature):
+        if isinstance(feature, (VarLenFeature, SparseFeature)):
             continue
-        if not isinstance(feature, FixedLenFeature):
-            raise NotImplementedError(
-                f"Feature {key!r}: the sandbox parses FixedLenFeature and VarLenFeature only, "
-                f"not {type(feature).__name__}.")
+        if not isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for key '{key}'")
         if feature.shape is None:
             raise ValueError(f"Missing shape for feature {key}.")
         shape = TensorShape(feature.shape)
-        if not shape.is_fully_defined():
+        if isinstance(feature, FixedLenSequenceFeature):      # [None] + a known shape
+            if shape.ndims == 0 or shape[0].value is not None or \
+                    not shape[1:].is_fully_defined():
+                raise ValueError(f"Feature {key}: the shape {shape} of a "
+                                 "FixedLenSequenceFeature must be fully defined.")
+            shape = [-1] + shape[1:].as_list()
+        elif shape.ndims and shape[0].value is None:
+            raise ValueError(f"First dimension of shape for feature {key} unknown. Consider "
+                             f"using FixedLenSequenceFeature. Received feature={feature}.")
+        elif not shape.is_fully_defined():
             raise ValueError(f"Feature {key}: the shape {shape} of a FixedLenFeature must be "
                              "fully defined.")
+        else:
+            shape = shape.as_list()
         dtype = _dtypes.as_dtype(feature.dtype).base_dtype
         if dtype.name not in _KIND:
             raise TypeError(f"Value passed to parameter 'dense_defaults' has DataType "
@@ -231,19 +400,31 @@ def _dense_features(features):
                             f"string (feature {key!r}: parse as int64 and tf.cast it).")
         keys.append(key)
         dtypes.append(dtype)
-        shapes.append(shape.as_list())
+        shapes.append(shape)
         defaults.append(feature.default_value)
     return keys, dtypes, shapes, defaults
 
 
 def _parse(op_type, scope_name, serialized, features, name):
+    if not features:
+        raise ValueError("Missing: features was empty.")
+    features = _prepend_none_dimension(features)
     keys, dtypes, shapes, defaults = _dense_features(features)
     sparse_keys, sparse_types = _sparse_features(features)
+    if set(keys) & set(sparse_keys):
+        raise ValueError(f"Dense and sparse keys must not intersect; dense_keys: {keys}, "
+                         f"sparse_keys: {sparse_keys}, intersection: "
+                         f"{set(keys) & set(sparse_keys)}")
     with name_scope(name, scope_name, [serialized]):
         serialized = convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
         default_tensors = []
         for key, dtype, shape, default in zip(keys, dtypes, shapes, defaults):
-            if default is None:
+            if shape and shape[0] == -1:        # a FixedLenSequenceFeature: a scalar padding
+                t = convert_to_tensor("" if dtype == _dtypes.string else 0, dtype=dtype) \
+                    if default is None else \
+                    array_ops.reshape(convert_to_tensor(default, dtype=dtype,
+                                                        name=f"padding_{key}"), [])
+            elif default is None:
                 t = convert_to_tensor(np.zeros([0], dtype=dtype.as_numpy_dtype
                                                if dtype != _dtypes.string else object),
                                       dtype=dtype, name=f"key_{key}")
@@ -263,7 +444,33 @@ def _parse(op_type, scope_name, serialized, features, name):
         result = dict(zip(keys, outputs[3 * n:]))
         for k, key in enumerate(sparse_keys):        # indices, values, shape of each one
             result[key] = SparseTensor(outputs[k], outputs[n + k], outputs[2 * n + k])
-        return result
+    return _merge_sparse_features(features, result)
+
+
+def _merge_sparse_features(features, parsed):
+    """TF's _construct_tensors_for_composite_features: each SparseFeature's SparseTensor from
+    its parsed index and value keys; the keys only those needed are dropped."""
+    updates = {}
+    for key in sorted(features):
+        feature = features[key]
+        if not isinstance(feature, SparseFeature):
+            continue
+        index_keys = [feature.index_key] if isinstance(feature.index_key, str) else \
+            list(feature.index_key)
+        sizes = [feature.size] if isinstance(feature.index_key, str) else list(feature.size)
+        ids = [parsed[k] for k in index_keys]
+        values = parsed[feature.value_key]
+        with name_scope(None, "SparseMerge", []):
+            indices, merged, shape = apply_op(
+                "SparseFeatureMerge", [ids[0].indices, ids[0].dense_shape, values.values] +
+                [sp.values for sp in ids],
+                {"vocab_size": [int(s) for s in sizes],
+                 "already_sorted": bool(feature.already_sorted)},
+                name="SparseFeatureMerge",
+                output_dtypes=[_dtypes.int64, values.dtype, _dtypes.int64])
+        updates[key] = SparseTensor(indices, merged, shape)
+    parsed.update(updates)
+    return {key: value for key, value in parsed.items() if key in features}
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):

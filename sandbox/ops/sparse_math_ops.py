@@ -15,6 +15,9 @@ matmul (or tf.nn.embedding_lookup_sparse, built on the segment sums).
 
 The matmul's gradient for b is another sparse matmul (A^T g); for the values it is, entry by
 entry, the dot product of a row of g and a row of b -- only at the N entries.
+
+softmax, reduce_max, the sparse-output reductions, maximum and minimum are in
+sparse_reduce_ops.py; concat, split, transpose and the other layout ops in sparse_array_ops.py.
 """
 import numpy as np
 

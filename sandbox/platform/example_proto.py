@@ -1,6 +1,7 @@
 """tf.train.Example and its parts -- TensorFlow's core/example/example.proto and feature.proto,
-with a small encoder and decoder of the protocol buffer wire format for these six messages
-only (no protobuf dependency).
+with a small encoder and decoder of the protocol buffer wire format for these nine messages
+only (no protobuf dependency): the six of tf.train.Example, and SequenceExample, FeatureList and
+FeatureLists (what tf.parse_single_sequence_example reads).
 
 An Example is what a TFRecord file of training data usually holds: a map from feature names to
 lists of bytes, floats or int64s.
@@ -21,6 +22,10 @@ The messages and their field numbers:
     FloatList { repeated float value = 1 [packed = true]; }      # little-endian float32s
     Int64List { repeated int64 value = 1 [packed = true]; }      # varints
 
+    SequenceExample { Features context = 1; FeatureLists feature_lists = 2; }
+    FeatureLists    { map<string, FeatureList> feature_list = 1; }
+    FeatureList     { repeated Feature feature = 1; }          # one Feature per time step
+
 On the wire every field is a key -- (field number << 3) | wire type, as a varint -- then its
 value: a varint (type 0), 8 bytes (1), a length and that many bytes (2: strings, messages,
 packed lists) or 4 bytes (5). Map entries are written sorted by key, as protobuf's
@@ -32,7 +37,8 @@ import struct
 import numpy as np
 
 __all__ = ["Example", "Features", "Feature", "BytesList", "FloatList", "Int64List",
-           "DecodeError", "parse_features"]
+           "SequenceExample", "FeatureList", "FeatureLists", "DecodeError", "parse_features",
+           "parse_sequence_features"]
 
 
 class DecodeError(Exception):
@@ -142,32 +148,61 @@ def parse_features(serialized):
     parsing kernels use); kind is 'bytes_list', 'float_list', 'int64_list' or None."""
     out = {}
     for number, kind, features in _fields(bytes(serialized)):
+        if number == 1 and kind == 2:
+            _decode_map(features, _decode_feature, out)       # a later Features merges in
+    return out
+
+
+def _decode_feature(data):
+    """(kind, values) of a Feature's bytes."""
+    found = (None, [])
+    for number, kind, value in _fields(data):
+        if number in _KINDS and kind == 2:
+            found = (_KINDS[number], _decode_list(_KINDS[number], value))
+    return found
+
+
+def _decode_map(data, decode_value, out):
+    """Adds the entries of a map<string, message> (Features.feature, FeatureLists.feature_list)
+    to `out`, each value decoded by `decode_value`; a later entry of a key wins."""
+    for number, kind, entry in _fields(data):
         if number != 1 or kind != 2:
             continue
-        for number2, kind2, entry in _fields(features):
-            if number2 != 1 or kind2 != 2:
-                continue
-            key, feature = b"", b""
-            for number3, kind3, value in _fields(entry):
-                if number3 == 1 and kind3 == 2:
-                    key = value
-                elif number3 == 2 and kind3 == 2:
-                    feature = value
-            found = (None, [])
-            for number4, kind4, value in _fields(feature):
-                if number4 in _KINDS and kind4 == 2:
-                    found = (_KINDS[number4], _decode_list(_KINDS[number4], value))
-            try:
-                out[bytes(key).decode("utf-8")] = found        # a later entry wins
-            except UnicodeDecodeError:
-                raise DecodeError("feature name is not UTF-8") from None
-    return out
+        key, value = b"", b""
+        for number2, kind2, field in _fields(entry):
+            if number2 == 1 and kind2 == 2:
+                key = field
+            elif number2 == 2 and kind2 == 2:
+                value = field
+        try:
+            out[bytes(key).decode("utf-8")] = decode_value(value)
+        except UnicodeDecodeError:
+            raise DecodeError("feature name is not UTF-8") from None
+
+
+def _decode_feature_list(data):
+    """[(kind, values) of each time step] of a FeatureList's bytes."""
+    return [_decode_feature(value) for number, kind, value in _fields(data)
+            if number == 1 and kind == 2]
+
+
+def parse_sequence_features(serialized):
+    """(context, feature_lists) of a serialized SequenceExample, without building the objects:
+    context is {name: (kind, values)} as parse_features gives; feature_lists is
+    {name: [(kind, values) of each step]}."""
+    context, feature_lists = {}, {}
+    for number, kind, value in _fields(bytes(serialized)):
+        if number == 1 and kind == 2:
+            _decode_map(value, _decode_feature, context)
+        elif number == 2 and kind == 2:
+            _decode_map(value, _decode_feature_list, feature_lists)
+    return context, feature_lists
 
 
 # -- the messages ---------------------------------------------------------------------------
 
 class _Message:
-    """What the six messages share: equality, FromString / ParseFromString, text format."""
+    """What the nine messages share: equality, FromString / ParseFromString, text format."""
 
     def __eq__(self, other):
         return type(self) is type(other) and self.SerializeToString() == \
@@ -465,3 +500,178 @@ class Example(_Message):
             yield f"{indent}features {{\n"
             yield from self._features._text(indent + "  ")
             yield f"{indent}}}\n"
+
+
+# -- SequenceExample ------------------------------------------------------------------------
+
+class _RepeatedFeatures(list):
+    """FeatureList.feature: a list of Feature messages, with protobuf's `add()`."""
+
+    def _check(self, value):
+        if not isinstance(value, Feature):
+            raise TypeError(f"Parameter to MergeFrom() must be instance of same class: expected "
+                            f"Feature got {type(value).__name__}.")
+        return value
+
+    def add(self, **kwargs):
+        feature = Feature(**kwargs)
+        super().append(feature)
+        return feature
+
+    def append(self, value):
+        super().append(self._check(value))
+
+    def extend(self, values):
+        super().extend(self._check(v) for v in values)
+
+    def __setitem__(self, i, value):
+        raise TypeError("does not support assignment: use .add(), .append() or .extend()")
+
+
+class FeatureList(_Message):
+    """The values of one feature at each time step of a SequenceExample: a list of Feature."""
+
+    def __init__(self, feature=()):
+        self._feature = _RepeatedFeatures()
+        self._feature.extend(feature)
+
+    @property
+    def feature(self):
+        return self._feature
+
+    def Clear(self):  # noqa: N802
+        del self._feature[:]
+
+    def SerializeToString(self, deterministic=None):  # noqa: N802
+        return b"".join(_field(1, f.SerializeToString()) for f in self._feature)
+
+    def MergeFromString(self, data):  # noqa: N802
+        for number, kind, value in _fields(bytes(data)):
+            if number == 1 and kind == 2:
+                self._feature.add().MergeFromString(value)
+
+    def _text(self, indent):
+        for f in self._feature:
+            yield f"{indent}feature {{\n"
+            yield from f._text(indent + "  ")
+            yield f"{indent}}}\n"
+
+
+class _FeatureListMap(dict):
+    """FeatureLists.feature_list: a map from name to FeatureList; reading a name adds it."""
+
+    def __missing__(self, key):
+        feature_list = FeatureList()
+        dict.__setitem__(self, key, feature_list)
+        return feature_list
+
+    def __setitem__(self, key, value):
+        raise ValueError("Direct assignment of submessage not allowed: use "
+                         "feature_lists.feature_list[key].CopyFrom(feature_list), or build "
+                         "FeatureLists with feature_list={...}.")
+
+
+class FeatureLists(_Message):
+    """A map from feature names to FeatureList."""
+
+    def __init__(self, feature_list=None):
+        self._feature_list = _FeatureListMap()
+        for key, value in (feature_list or {}).items():
+            if not isinstance(value, FeatureList):
+                raise TypeError(f"feature_list[{key!r}] must be a tf.train.FeatureList, got "
+                                f"{type(value).__name__}")
+            dict.__setitem__(self._feature_list, str(key), value)
+
+    @property
+    def feature_list(self):
+        return self._feature_list
+
+    def Clear(self):  # noqa: N802
+        self._feature_list.clear()
+
+    def SerializeToString(self, deterministic=None):  # noqa: N802
+        return b"".join(_field(1, _field(1, key.encode("utf-8")) +
+                               _field(2, self._feature_list[key].SerializeToString()))
+                        for key in sorted(self._feature_list))
+
+    def MergeFromString(self, data):  # noqa: N802
+        for number, kind, entry in _fields(bytes(data)):
+            if number == 1 and kind == 2:
+                key, feature_list = b"", FeatureList()
+                for number2, kind2, value in _fields(entry):
+                    if number2 == 1 and kind2 == 2:
+                        key = bytes(value)
+                    elif number2 == 2 and kind2 == 2:
+                        feature_list.MergeFromString(value)
+                dict.__setitem__(self._feature_list, key.decode("utf-8"), feature_list)
+
+    def _text(self, indent):
+        for key in sorted(self._feature_list):
+            yield f'{indent}feature_list {{\n{indent}  key: "{key}"\n{indent}  value {{\n'
+            yield from self._feature_list[key]._text(indent + "    ")
+            yield f"{indent}  }}\n{indent}}}\n"
+
+
+class SequenceExample(_Message):
+    """A sequence: `context` (Features of the whole sequence) and `feature_lists` (a FeatureList
+    of each feature: its value at each time step). What tf.parse_single_sequence_example
+    reads."""
+
+    def __init__(self, context=None, feature_lists=None):
+        if context is not None and not isinstance(context, Features):
+            raise TypeError(f"context must be a tf.train.Features, got "
+                            f"{type(context).__name__}")
+        if feature_lists is not None and not isinstance(feature_lists, FeatureLists):
+            raise TypeError(f"feature_lists must be a tf.train.FeatureLists, got "
+                            f"{type(feature_lists).__name__}")
+        self._context = context if context is not None else Features()
+        self._feature_lists = feature_lists if feature_lists is not None else FeatureLists()
+        self._has = {"context": context is not None,            # protobuf's field presence
+                     "feature_lists": feature_lists is not None}
+
+    @property
+    def context(self):
+        return self._context
+
+    @property
+    def feature_lists(self):
+        return self._feature_lists
+
+    def HasField(self, name):  # noqa: N802
+        if name == "context":
+            return self._has["context"] or bool(self._context.feature)
+        if name == "feature_lists":
+            return self._has["feature_lists"] or bool(self._feature_lists.feature_list)
+        raise ValueError(f'Protocol message SequenceExample has no field {name}.')
+
+    def Clear(self):  # noqa: N802
+        self._context, self._feature_lists = Features(), FeatureLists()
+        self._has = {"context": False, "feature_lists": False}
+
+    def SerializeToString(self, deterministic=None):  # noqa: N802
+        out = b""
+        if self.HasField("context"):
+            out += _field(1, self._context.SerializeToString())
+        if self.HasField("feature_lists"):
+            out += _field(2, self._feature_lists.SerializeToString())
+        return out
+
+    def MergeFromString(self, data):  # noqa: N802
+        try:
+            for number, kind, value in _fields(bytes(data)):
+                if number == 1 and kind == 2:
+                    self._context.MergeFromString(value)
+                    self._has["context"] = True
+                elif number == 2 and kind == 2:
+                    self._feature_lists.MergeFromString(value)
+                    self._has["feature_lists"] = True
+        except (DecodeError, UnicodeDecodeError) as e:
+            raise DecodeError(f"Error parsing message: {e}") from None
+
+    def _text(self, indent):
+        for name, message in (("context", self._context),
+                              ("feature_lists", self._feature_lists)):
+            if self.HasField(name):
+                yield f"{indent}{name} {{\n"
+                yield from message._text(indent + "  ")
+                yield f"{indent}}}\n"
