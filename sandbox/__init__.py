@@ -101,4 +101,6 @@ from .ops.parsing_ops import (FixedLenFeature, VarLenFeature, parse_example,  # 
 from .ops.parsing_sequence_ops import parse_single_sequence_example  # noqa: F401
 from .api.io import decode_raw, matching_files, read_file, write_file  # noqa: F401
 from .platform.tf_logging import get_logger  # noqa: F401
+from .framework.v2_compat import *                   # noqa: F401,F403  disable_v2_behavior ...
+from . import compat                                 # tf.compat.v1 is the sandbox itself
 from .version import VERSION, __version__

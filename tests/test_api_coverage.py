@@ -82,7 +82,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 03:00 UTC
+# pinned 2026-11-28 03:05 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
@@ -100,18 +100,22 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     bincount bool boolean_mask broadcast_dynamic_shape broadcast_static_shape broadcast_to case
     cast ceil check_numerics cholesky cholesky_solve clip_by_average_norm clip_by_global_norm
     clip_by_norm clip_by_value colocate_with concat cond confusion_matrix constant
-    constant_initializer container control_dependencies convert_to_tensor
-    convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos cosh
-    count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum custom_gradient
-    decode_csv decode_raw depth_to_space device diag diag_part digamma div div_no_nan divide
-    double dynamic_partition dynamic_stitch einsum ensure_shape equal erf erfc exp expand_dims
-    expm1 extract_image_patches eye fill fixed_size_partitioner float16 float32 float64 floor
-    floor_div floordiv floormod foldl foldr gather gather_nd get_collection get_collection_ref
-    get_default_graph get_default_session get_local_variable get_logger get_seed get_variable
-    get_variable_scope global_norm global_variables global_variables_initializer
-    glorot_normal_initializer glorot_uniform_initializer gradients greater greater_equal group
-    half hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma
-    igammac init_scope initialize_all_tables initialize_all_variables initialize_local_variables
+    constant_initializer container control_dependencies control_flow_v2_enabled
+    convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
+    cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
+    custom_gradient decode_csv decode_raw depth_to_space device diag diag_part digamma
+    disable_control_flow_v2 disable_eager_execution disable_resource_variables
+    disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
+    double dynamic_partition dynamic_stitch einsum enable_control_flow_v2 enable_eager_execution
+    enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
+    ensure_shape equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
+    eye fill fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod
+    foldl foldr gather gather_nd get_collection get_collection_ref get_default_graph
+    get_default_session get_local_variable get_logger get_seed get_variable get_variable_scope
+    global_norm global_variables global_variables_initializer glorot_normal_initializer
+    glorot_uniform_initializer gradients greater greater_equal group half hessians
+    histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma igammac
+    init_scope initialize_all_tables initialize_all_variables initialize_local_variables
     initialize_variables int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan
     is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized
     lbeta less less_equal lgamma lin_space linspace local_variables local_variables_initializer
@@ -128,13 +132,13 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     realdiv reciprocal reduce_all reduce_any reduce_logsumexp reduce_max reduce_mean reduce_min
     reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
     report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
-    reverse reverse_sequence reverse_v2 rint roll round rsqrt saturate_cast scalar_mul scan
-    scatter_add scatter_div scatter_max scatter_min scatter_mul scatter_nd scatter_nd_add
-    scatter_nd_sub scatter_nd_update scatter_sub scatter_update searchsorted segment_max
-    segment_mean segment_min segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals
-    sequence_mask set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort
-    space_to_batch space_to_batch_nd space_to_depth sparse_add sparse_concat
-    sparse_fill_empty_rows sparse_mask sparse_maximum sparse_merge sparse_minimum
+    resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round rsqrt
+    saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min scatter_mul
+    scatter_nd scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub scatter_update
+    searchsorted segment_max segment_mean segment_min segment_prod segment_sum self_adjoint_eig
+    self_adjoint_eigvals sequence_mask set_random_seed setdiff1d shape shape_n sigmoid sign sin
+    sinh size slice sort space_to_batch space_to_batch_nd space_to_depth sparse_add
+    sparse_concat sparse_fill_empty_rows sparse_mask sparse_maximum sparse_merge sparse_minimum
     sparse_placeholder sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum
     sparse_reduce_sum_sparse sparse_reorder sparse_reset_shape sparse_reshape sparse_retain
     sparse_segment_mean sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax

@@ -64,6 +64,7 @@ SANDBOX_PLACES = {
     "sandbox.datasets": "train",         # MNIST as a training program reads it
     "sandbox.examples": "train",         # tensorflow.examples.tutorials.mnist.input_data
     "sandbox": "facade",                 # sandbox/__init__.py
+    "sandbox.compat": "facade",          # tf.compat: v1 is the sandbox package itself
     "sandbox.cluster": "cluster",
     "sandbox.experiments": "experiments",
     "sandbox.widgets": "widgets",
