@@ -143,6 +143,7 @@ class NodeContext:
 _DEREF, _CTX, _MULTI, _ATTRS, _READ = 1, 2, 8, 16, 32   # what a node needs beyond a plain
                                                         # call
 _SEND_OPS = ("_Send", "_SendControl")
+_PLACEHOLDERS = ("Placeholder", "PlaceholderV2")
 _READ_KEY = "@read"            # slot key suffix: a reference's value, read as it leaves
 
 
@@ -158,7 +159,7 @@ def prune(node_defs, feeds=(), fetches=(), targets=()):
         if name not in fed:
             stack.append(parse_input(name)[0])
     stack.extend(targets)
-    deps = {}
+    deps, cut = {}, {}
     while stack:
         name = stack.pop()
         if name in needed:
@@ -171,6 +172,12 @@ def prune(node_defs, feeds=(), fetches=(), targets=()):
         for text in nodes[name]["input"]:
             src, index = parse_input(text)
             if index is not None and f"{src}:{index}" in fed:
+                continue
+            if index is None and f"{src}:0" in fed and \
+                    nodes.get(src, {}).get("op") in _PLACEHOLDERS:
+                # a control edge from a fed placeholder: the feed satisfies it (TF's
+                # subgraph.cc FeedInputs moves such edges onto the feed), so it goes
+                cut.setdefault(name, set()).add(text)
                 continue
             node_deps.append(src)
             stack.append(src)
@@ -198,7 +205,10 @@ def prune(node_defs, feeds=(), fetches=(), targets=()):
                 path.pop()
                 visiting.discard(name)
                 done.add(name)
-                order.append(nodes[name])
+                nd = nodes[name]
+                if name in cut:
+                    nd = dict(nd, input=[t for t in nd["input"] if t not in cut[name]])
+                order.append(nd)
     return order
 
 

@@ -73,8 +73,18 @@ def test_feeding_one_output_keeps_the_op_for_its_other_outputs():
 
 
 def test_a_fed_tensor_does_not_cut_a_control_edge():
-    nodes = [node("x", "Placeholder"), node("y", "Identity", "", ["x", "^x"])]
+    nodes = [node("x", "Const"), node("y", "Identity", "", ["x", "^x"])]
     assert names(prune(nodes, feeds=["x:0"], fetches=["y:0"])) == ["x", "y"]
+
+
+def test_the_feed_of_a_placeholder_takes_its_control_edges():
+    # TF's subgraph.cc FeedInputs: "When feeding a Placeholder node, any outgoing control
+    # edges will be replaced with a control edge from the replacement feed_node."
+    nodes = [node("x", "Placeholder"), node("y", "Identity", "", ["x", "^x"])]
+    order = prune(nodes, feeds=["x:0"], fetches=["y:0"])
+    assert names(order) == ["y"] and order[0]["input"] == ["x"]
+    assert nodes[1]["input"] == ["x", "^x"]                  # the graph's own node is kept
+    assert names(prune(nodes, fetches=["y:0"])) == ["x", "y"]
 
 
 def test_prune_orders_inputs_first_whatever_the_list_order():
