@@ -25,6 +25,15 @@ op are added to.
                                                                 thresholds -> a Riemann sum
     *_at_thresholds (the four counters, precision, recall)     one value per threshold
     mean_iou                                                    a confusion matrix
+    mean_cosine_distance, mean_relative_error, percentage_below
+                                                                mean of a derived value
+    mean_tensor                                                 element-wise total / count
+    mean_per_class_accuracy                                     per-class total / count
+    sensitivity_at_specificity, specificity_at_sensitivity     the four counters at
+                                                                `num_thresholds` thresholds
+
+The *_at_k family (precision_at_k, recall_at_k, average_precision_at_k, ...) lives in
+ranking_metrics.py.
 
 Where TF divides with DivNoNan, the sandbox builds the same "0 where the divisor is 0" from
 Select and RealDiv (losses/weights_broadcast.py).
@@ -43,7 +52,9 @@ __all__ = ["metric_variable", "mean", "accuracy", "mean_squared_error", "mean_ab
            "true_negatives", "precision", "recall", "auc", "mean_iou",
            "true_positives_at_thresholds", "false_positives_at_thresholds",
            "false_negatives_at_thresholds", "true_negatives_at_thresholds",
-           "precision_at_thresholds", "recall_at_thresholds"]
+           "precision_at_thresholds", "recall_at_thresholds", "mean_cosine_distance",
+           "mean_per_class_accuracy", "mean_relative_error", "mean_tensor", "percentage_below",
+           "sensitivity_at_specificity", "specificity_at_sensitivity"]
 
 
 def _ops():
@@ -462,3 +473,200 @@ def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections
         _add(metrics_collections, value)
         _add(updates_collections, update_op)
         return value, update_op
+
+
+# -- means of derived values ----------------------------------------------------------------
+
+def _squeeze_or_expand_weights(predictions, labels, weights):
+    """TF's metrics_impl._remove_squeezable_dimensions on static shapes: squeezes labels or
+    predictions whose rank is one more, then squeezes (rank + 1) or expands (rank - 1) the
+    last dimension of non-scalar `weights` to the rank of `predictions`."""
+    from ..ops import array_ops
+    predictions = convert_to_tensor(predictions)
+    if labels is not None:
+        labels, predictions, _ = remove_squeezable_dimensions(labels, predictions)
+        predictions.get_shape().assert_is_compatible_with(labels.get_shape())
+    if weights is None:
+        return predictions, labels, None
+    weights = convert_to_tensor(weights)
+    w_rank, p_rank = weights.get_shape().ndims, predictions.get_shape().ndims
+    if w_rank not in (None, 0) and p_rank is not None:
+        if w_rank - p_rank == 1:
+            weights = array_ops.squeeze(weights, [-1])
+        elif p_rank - w_rank == 1:
+            weights = array_ops.expand_dims(weights, -1)
+    return predictions, labels, weights
+
+
+def mean_cosine_distance(labels, predictions, dim, weights=None, metrics_collections=None,
+                         updates_collections=None, name=None):
+    """1 - the (weighted) mean of sum(labels * predictions, axis=dim): the cosine distance of
+    unit-normalized vectors (state 'mean_cosine_distance/total' and '/count'). As in TF the
+    value and update op are `1 - mean` built outside the metric's scope ('Sub', 'Sub_1')."""
+    _, basic_math_ops, _, math_ops, reduction_ops, _ = _ops()
+    predictions, labels, weights = _squeeze_or_expand_weights(predictions, labels, weights)
+    radial_diffs = reduction_ops.reduce_sum(math_ops.multiply(predictions, labels), axis=[dim],
+                                            keepdims=True)
+    mean_distance, update_op = mean(radial_diffs, weights, None, None,
+                                    name or "mean_cosine_distance")
+    mean_distance = basic_math_ops.subtract(1.0, mean_distance)
+    update_op = basic_math_ops.subtract(1.0, update_op)
+    _add(metrics_collections, mean_distance)
+    _add(updates_collections, update_op)
+    return mean_distance, update_op
+
+
+def mean_relative_error(labels, predictions, normalizer, weights=None, metrics_collections=None,
+                        updates_collections=None, name=None):
+    """The (weighted) mean of |labels - predictions| / normalizer (0 where normalizer is 0)."""
+    array_ops, basic_math_ops, comparison_ops, math_ops, _, _ = _ops()
+    predictions, labels, weights = _squeeze_or_expand_weights(predictions, labels, weights)
+    predictions, normalizer, _ = remove_squeezable_dimensions(predictions, normalizer)
+    predictions.get_shape().assert_is_compatible_with(normalizer.get_shape())
+    relative_errors = comparison_ops.where(
+        comparison_ops.equal(normalizer, 0.0), array_ops.zeros_like(labels),
+        math_ops.divide(basic_math_ops.abs(labels - predictions), normalizer))
+    return mean(relative_errors, weights, metrics_collections, updates_collections,
+                name or "mean_relative_error")
+
+
+def percentage_below(values, threshold, weights=None, metrics_collections=None,
+                     updates_collections=None, name=None):
+    """The (weighted) fraction of `values` < `threshold` (state
+    'percentage_below_threshold/total' and '/count')."""
+    _, _, comparison_ops, math_ops, _, _ = _ops()
+    is_below_threshold = math_ops.cast(comparison_ops.less(values, threshold), dtypes.float32)
+    return mean(is_below_threshold, weights, metrics_collections, updates_collections,
+                name or "percentage_below_threshold")
+
+
+def mean_tensor(values, weights=None, metrics_collections=None, updates_collections=None,
+                name=None):
+    """The element-wise (weighted) mean of `values` over every batch: state
+    'mean/total_tensor' and 'mean/count_tensor' of the values' (fully defined) shape."""
+    array_ops, basic_math_ops, _, math_ops, _, state_ops = _ops()
+    from ..framework.graph import control_dependencies
+    with _scope(name, "mean", (values, weights)):
+        values = math_ops.cast(values, dtypes.float32)
+        total = metric_variable(values.get_shape(), dtypes.float32, name="total_tensor")
+        count = metric_variable(values.get_shape(), dtypes.float32, name="count_tensor")
+        num_values = array_ops.ones_like(values)
+        if weights is not None:
+            values, _, weights = _squeeze_or_expand_weights(values, None, weights)
+            weights = broadcast_weights(math_ops.cast(weights, dtypes.float32), values)
+            values = math_ops.multiply(values, weights)
+            num_values = math_ops.multiply(num_values, weights)
+        update_total_op = state_ops.assign_add(total, values)
+        with control_dependencies([values]):
+            update_count_op = state_ops.assign_add(count, num_values)
+        mean_t = div_no_nan(total, basic_math_ops.maximum(count, 0.0), name="value")
+        update_op = div_no_nan(update_total_op, basic_math_ops.maximum(update_count_op, 0.0),
+                               name="update_op")
+        _add(metrics_collections, mean_t)
+        _add(updates_collections, update_op)
+        return mean_t, update_op
+
+
+def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
+                            metrics_collections=None, updates_collections=None, name=None):
+    """The mean over classes of the (weighted) accuracy of the examples labelled with each
+    class: state 'mean_accuracy/total' (examples per class) and 'mean_accuracy/count'
+    (correct ones), both [num_classes]. As in TF, update_op returns the per-class accuracies
+    (a vector), the value their mean (a class never seen counts as 0)."""
+    array_ops, basic_math_ops, comparison_ops, math_ops, reduction_ops, state_ops = _ops()
+    with _scope(name, "mean_accuracy", (predictions, labels, weights)):
+        labels = math_ops.cast(labels, dtypes.int64)
+        predictions = convert_to_tensor(predictions)
+        if labels.get_shape().ndims > 1:
+            labels = array_ops.reshape(labels, [-1])
+        if predictions.get_shape().ndims > 1:
+            predictions = array_ops.reshape(predictions, [-1])
+        predictions.get_shape().assert_is_compatible_with(labels.get_shape())
+        total = metric_variable([num_classes], dtypes.float32, name="total")
+        count = metric_variable([num_classes], dtypes.float32, name="count")
+        ones = array_ops.ones(array_ops.reshape(array_ops.size(labels), [1]), dtypes.float32)
+        if labels.dtype != predictions.dtype:
+            predictions = math_ops.cast(predictions, labels.dtype)
+        is_correct = math_ops.cast(comparison_ops.equal(predictions, labels), dtypes.float32)
+        if weights is not None:
+            weights = convert_to_tensor(weights)
+            if weights.get_shape().ndims > 1:
+                weights = array_ops.reshape(weights, [-1])
+            weights = math_ops.cast(weights, dtypes.float32)
+            is_correct = is_correct * weights
+            ones = ones * weights
+        update_total_op = state_ops.scatter_add(total, labels, ones)
+        update_count_op = state_ops.scatter_add(count, labels, is_correct)
+        per_class = div_no_nan(count, basic_math_ops.maximum(total, 0.0))
+        value = reduction_ops.reduce_mean(per_class, name="mean_accuracy")
+        update_op = div_no_nan(update_count_op, basic_math_ops.maximum(update_total_op, 0.0),
+                               name="update_op")
+        _add(metrics_collections, value)
+        _add(updates_collections, update_op)
+        return value, update_op
+
+
+# -- one rate at a given value of the other ------------------------------------------------
+
+def _rate_at_rate(default_name, target_name, target, labels, predictions, weights,
+                  num_thresholds, metrics_collections, updates_collections, name):
+    """sensitivity_at_specificity / specificity_at_sensitivity: the four counters at
+    `num_thresholds` thresholds, the threshold whose one rate is nearest `target`, and the
+    other rate there (TF's choice of ties: the first such threshold for a sensitivity, the
+    last for a specificity; TF's top threshold is 1 + 1e-7 and 1 - 1e-7 respectively)."""
+    array_ops, basic_math_ops, comparison_ops, math_ops, reduction_ops, _ = _ops()
+    if target < 0 or target > 1:
+        verb = "got" if target_name == "specificity" else "is"      # TF's two messages
+        raise ValueError(f"`{target_name}` must be in the range [0, 1]. Currently, "
+                         f"`{target_name}` {verb} {target}.")
+    with _scope(name, default_name, (predictions, labels, weights)):
+        kepsilon = 1e-7
+        top = 1.0 + kepsilon if default_name == "sensitivity_at_specificity" else 1.0 - kepsilon
+        thresholds = [0.0 - kepsilon] + [(i + 1) * 1.0 / (num_thresholds - 1)
+                                         for i in range(num_thresholds - 2)] + [top]
+        values, update_ops = _confusion_matrix_at_thresholds(labels, predictions, thresholds,
+                                                             weights)
+
+        def compute(tp, tn, fp, fn, op_name):
+            if default_name == "sensitivity_at_specificity":
+                rates = math_ops.divide(tn, tn + fp + kepsilon)
+                index = reduction_ops.argmin(basic_math_ops.abs(rates - target), 0)
+                num, other = tp, fn
+            else:
+                rates = math_ops.divide(tp, tp + fn + kepsilon)
+                distance = basic_math_ops.abs(rates - target)
+                at_min = math_ops.cast(comparison_ops.equal(
+                    distance, reduction_ops.reduce_min(distance)), dtypes.int64)
+                index = reduction_ops.argmax(reduction_ops.cumsum(at_min), 0)
+                num, other = tn, fp
+            index = math_ops.cast(index, dtypes.int32)
+            return math_ops.divide(num[index], num[index] + other[index] + kepsilon,
+                                   name=op_name)
+
+        value = compute(values["tp"], values["tn"], values["fp"], values["fn"], "value")
+        update_op = compute(update_ops["tp"], update_ops["tn"], update_ops["fp"],
+                            update_ops["fn"], "update_op")
+        _add(metrics_collections, value)
+        _add(updates_collections, update_op)
+        return value, update_op
+
+
+def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The sensitivity (recall, tp / (tp + fn)) at the threshold whose specificity
+    (tn / (tn + fp)) is nearest `specificity`, among `num_thresholds` thresholds in [0, 1];
+    `predictions` are probabilities. State: the four counters, each [num_thresholds]."""
+    return _rate_at_rate("sensitivity_at_specificity", "specificity", specificity, labels,
+                         predictions, weights, num_thresholds, metrics_collections,
+                         updates_collections, name)
+
+
+def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The specificity (tn / (tn + fp)) at the threshold whose sensitivity (tp / (tp + fn))
+    is nearest `sensitivity` (the last such threshold), among `num_thresholds` thresholds."""
+    return _rate_at_rate("specificity_at_sensitivity", "sensitivity", sensitivity, labels,
+                         predictions, weights, num_thresholds, metrics_collections,
+                         updates_collections, name)
