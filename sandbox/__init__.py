@@ -15,7 +15,11 @@ from .framework.graph import *                       # noqa: F401,F403  tf.Graph
 from .framework.operation import Operation
 from .framework.tensor import Tensor, convert_to_tensor, is_tensor
 from .framework.tensor_conversion_registry import register_tensor_conversion_function
-from .framework.tensor_shape import TensorShape, Dimension
+from .framework.tensor_shape import (TensorShape, Dimension, dimension_value,  # noqa: F401
+                                    dimension_at_index)
+from .framework.tensor_util import get_static_value   # noqa: F401
+from .framework.tensor_proto import *                # noqa: F401,F403  tf.make_tensor_proto ...
+from .framework.importer import *                    # noqa: F401,F403  tf.import_graph_def
 from .framework.op_def import RegisterGradient, NotDifferentiable, no_gradient
 from .client.config import *                         # noqa: F401,F403  tf.ConfigProto ...
 from .client.session import Session, InteractiveSession, get_default_session

@@ -82,7 +82,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 03:05 UTC
+# pinned 2026-11-28 03:25 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
@@ -104,28 +104,30 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
     cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
     custom_gradient decode_csv decode_raw depth_to_space device diag diag_part digamma
-    disable_control_flow_v2 disable_eager_execution disable_resource_variables
-    disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
-    double dynamic_partition dynamic_stitch einsum enable_control_flow_v2 enable_eager_execution
-    enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
-    ensure_shape equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
-    eye fill fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod
-    foldl foldr gather gather_nd get_collection get_collection_ref get_default_graph
-    get_default_session get_local_variable get_logger get_seed get_variable get_variable_scope
+    dimension_at_index dimension_value disable_control_flow_v2 disable_eager_execution
+    disable_resource_variables disable_tensor_equality disable_v2_behavior
+    disable_v2_tensorshape div div_no_nan divide double dynamic_partition dynamic_stitch einsum
+    enable_control_flow_v2 enable_eager_execution enable_resource_variables
+    enable_tensor_equality enable_v2_behavior enable_v2_tensorshape ensure_shape equal erf erfc
+    executing_eagerly exp expand_dims expm1 extract_image_patches eye fill
+    fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod foldl foldr
+    gather gather_nd get_collection get_collection_ref get_default_graph get_default_session
+    get_local_variable get_logger get_seed get_static_value get_variable get_variable_scope
     global_norm global_variables global_variables_initializer glorot_normal_initializer
     glorot_uniform_initializer gradients greater greater_equal group half hessians
     histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma igammac
-    init_scope initialize_all_tables initialize_all_variables initialize_local_variables
-    initialize_variables int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan
-    is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized
-    lbeta less less_equal lgamma lin_space linspace local_variables local_variables_initializer
-    log log1p log_sigmoid logical_and logical_not logical_or logical_xor make_template map_fn
-    matching_files matmul matrix_band_part matrix_determinant matrix_diag matrix_diag_part
-    matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose
-    matrix_triangular_solve maximum meshgrid min_max_variable_partitioner minimum mod
-    model_variables moving_average_variables multinomial multiply name_scope negative newaxis
-    no_gradient no_op no_regularizer norm not_equal numpy_function one_hot ones ones_initializer
-    ones_like orthogonal_initializer pad parallel_stack parse_example parse_single_example
+    import_graph_def init_scope initialize_all_tables initialize_all_variables
+    initialize_local_variables initialize_variables int16 int32 int64 int8 invert_permutation
+    is_finite is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor
+    is_variable_initialized lbeta less less_equal lgamma lin_space linspace local_variables
+    local_variables_initializer log log1p log_sigmoid logical_and logical_not logical_or
+    logical_xor make_ndarray make_template make_tensor_proto map_fn matching_files matmul
+    matrix_band_part matrix_determinant matrix_diag matrix_diag_part matrix_inverse
+    matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose matrix_triangular_solve
+    maximum meshgrid min_max_variable_partitioner minimum mod model_variables
+    moving_average_variables multinomial multiply name_scope negative newaxis no_gradient no_op
+    no_regularizer norm not_equal numpy_function one_hot ones ones_initializer ones_like
+    orthogonal_initializer pad parallel_stack parse_example parse_single_example
     parse_single_sequence_example placeholder placeholder_with_default polygamma pow print
     py_func py_function qr random_crop random_gamma random_normal random_normal_initializer
     random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
@@ -163,10 +165,14 @@ layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Co
 data: Dataset FixedLengthRecordDataset Iterator TFRecordDataset TextLineDataset
     get_output_classes get_output_shapes get_output_types make_initializable_iterator
     make_one_shot_iterator
-metrics: accuracy auc false_negatives false_negatives_at_thresholds false_positives
-    false_positives_at_thresholds mean mean_absolute_error mean_iou mean_squared_error precision
-    precision_at_thresholds recall recall_at_thresholds root_mean_squared_error true_negatives
-    true_negatives_at_thresholds true_positives true_positives_at_thresholds
+metrics: accuracy auc average_precision_at_k false_negatives false_negatives_at_thresholds
+    false_positives false_positives_at_thresholds mean mean_absolute_error mean_cosine_distance
+    mean_iou mean_per_class_accuracy mean_relative_error mean_squared_error mean_tensor
+    percentage_below precision precision_at_k precision_at_thresholds precision_at_top_k recall
+    recall_at_k recall_at_thresholds recall_at_top_k root_mean_squared_error
+    sensitivity_at_specificity sparse_average_precision_at_k sparse_precision_at_k
+    specificity_at_sensitivity true_negatives true_negatives_at_thresholds true_positives
+    true_positives_at_thresholds
 losses: Reduction absolute_difference add_loss compute_weighted_loss cosine_distance get_losses
     get_regularization_loss get_regularization_losses get_total_loss hinge_loss huber_loss
     log_loss mean_squared_error sigmoid_cross_entropy softmax_cross_entropy

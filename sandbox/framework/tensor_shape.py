@@ -4,7 +4,8 @@ A static shape is what the graph knows before running: `(?, 784)` means "any num
 784 columns". `None` stands for an unknown dimension; a shape of unknown rank has `dims is None`.
 """
 
-__all__ = ["TensorShape", "Dimension", "as_shape", "unknown_shape"]
+__all__ = ["TensorShape", "Dimension", "as_shape", "unknown_shape", "dimension_value",
+           "dimension_at_index"]
 
 
 class Dimension:
@@ -211,3 +212,19 @@ def as_shape(shape):
 
 def unknown_shape(rank=None):
     return TensorShape(None if rank is None else [None] * rank)
+
+
+def dimension_value(dimension):
+    """tf.dimension_value: the int (or None) of a Dimension; anything else as it is."""
+    if isinstance(dimension, Dimension):
+        return dimension.value
+    return dimension
+
+
+def dimension_at_index(shape, index):
+    """tf.dimension_at_index: the Dimension at `index` of `shape`; Dimension(None) when the
+    rank is unknown (IndexError past the end of a known rank, as TF)."""
+    shape = as_shape(shape)
+    if shape.ndims is None:
+        return Dimension(None)
+    return shape.dims[index]

@@ -28,7 +28,8 @@ from .errors import InvalidArgumentError
 from .tensor import Tensor, _contains_tensor, convert_to_tensor
 from .tensor_shape import Dimension, TensorShape, unknown_shape
 
-__all__ = ["constant_value", "const_op_value", "constant_int", "partial_vector", "partial_scalar",
+__all__ = ["get_static_value", "constant_value", "const_op_value", "constant_int",
+           "partial_vector", "partial_scalar",
            "constant_value_as_shape", "SLICE_MASKS", "slice_masks", "index_tuple", "shape_text",
            "merge_shapes", "to_int", "positive_axis", "dim_value", "int_tensor", "is_tensor_like",
            "flat_tensors"]
@@ -75,6 +76,93 @@ def constant_value(tensor):
         if any(v is None for v in values):
             return None
         return np.concatenate(values[:-1], axis=int(values[-1]))
+    return None
+
+
+def get_static_value(tensor, partial=False):
+    """tf.get_static_value (TF's tensor_util.constant_value): the NumPy value of `tensor` if
+    the graph fixes it, else None. It follows exactly the ops TF's does: Const, Shape, Size
+    and Rank of a known shape, Range, Cast, Concat(V2), Pack (axis 0), Unpack and Split (axis
+    0 / constant), Fill, Equal, NotEqual, StopGradient, Identity. With partial=True a Pack
+    of known and unknown values gives an object array with None for the unknown ones.
+    A value that is not a graph tensor is returned as it is."""
+    if not isinstance(tensor, Tensor):
+        if hasattr(tensor, "_as_graph_element"):          # a Variable: not a constant
+            return None
+        return tensor
+    return _static_value(tensor, partial)
+
+
+def _static_value(tensor, partial):
+    op, kind = tensor.op, tensor.op.type
+    if kind == "Const":
+        return np.array(op.get_attr("value"), copy=True)
+    if kind == "Shape":
+        s = op.inputs[0].get_shape()
+        if not s.is_fully_defined():
+            return None
+        return np.array(s.as_list(), dtype=tensor.dtype.base_dtype.as_numpy_dtype)
+    if kind == "Size":
+        s = op.inputs[0].get_shape()
+        return np.prod(s.as_list(), dtype=np.int32) if s.is_fully_defined() else None
+    if kind == "Rank":
+        n = op.inputs[0].get_shape().ndims
+        return None if n is None else np.array(n, dtype=np.int32)
+    if kind == "Range":
+        bounds = [get_static_value(t) for t in op.inputs[:3]]
+        if any(b is None for b in bounds):
+            return None
+        return np.arange(*bounds, dtype=tensor.dtype.base_dtype.as_numpy_dtype)
+    if kind == "Cast":
+        pre = _static_value(op.inputs[0], False)
+        return None if pre is None else \
+            np.asarray(pre).astype(op.get_attr("DstT").base_dtype.as_numpy_dtype)
+    if kind in ("Concat", "ConcatV2"):
+        dim_t, parts = (op.inputs[0], op.inputs[1:]) if kind == "Concat" else \
+            (op.inputs[-1], op.inputs[:-1])
+        dim = _static_value(dim_t, False)
+        values = [_static_value(x, False) for x in parts]
+        if dim is None or any(v is None for v in values):
+            return None
+        return np.concatenate(values, axis=int(dim))
+    if kind == "Pack":
+        if not op.inputs or op.get_attr("axis") != 0:
+            return None
+        values = []
+        for x in op.inputs:
+            value = _static_value(x, partial)
+            if value is None and not partial:
+                return None
+            values.append(value)
+        try:
+            return np.array(values)
+        except ValueError:
+            return np.array(values, dtype=object)
+    if kind == "Unpack":
+        if op.get_attr("axis") != 0:
+            return None
+        value = _static_value(op.inputs[0], partial)
+        return None if value is None else value[tensor.value_index]
+    if kind == "Split":
+        dim = _static_value(op.inputs[0], False)
+        value = _static_value(op.inputs[1], partial)
+        if value is None or dim is None:
+            return None
+        return np.split(value, op.get_attr("num_split"), int(dim))[tensor.value_index]
+    if kind == "Fill":
+        shape = tensor.get_shape()
+        value = _static_value(op.inputs[1], False)
+        if shape.is_fully_defined() and value is not None:
+            return np.full(shape.as_list(), value, dtype=np.asarray(value).dtype)
+        return None
+    if kind in ("Equal", "NotEqual"):
+        a = _static_value(op.inputs[0], False)
+        b = None if a is None else _static_value(op.inputs[1], False)
+        if b is None:
+            return None
+        return np.equal(a, b) if kind == "Equal" else np.not_equal(a, b)
+    if kind in ("StopGradient", "Identity", "CheckNumericsV2", "DebugIdentityV2"):
+        return _static_value(op.inputs[0], partial)
     return None
 
 

@@ -37,9 +37,9 @@ import zlib
 
 import logging
 
-from ..framework import dtypes, errors
+from ..framework import errors
 from ..framework.graph import GraphKeys, get_default_graph
-from ..framework.tensor_shape import TensorShape
+from ..framework.importer import import_nodes, rename as _rename
 from ..framework.tensor_bundle import atomic_write
 from ..runtime import wire
 
@@ -173,14 +173,6 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     return saver_def
 
 
-def _rename(name, prefix):
-    if not prefix:
-        return name
-    if name.startswith("^"):
-        return "^" + prefix + name[1:]
-    return prefix + name
-
-
 def _import_ops(graph, meta, clear_devices, prefix, input_map):
     nodes = meta.get("graph_def", {}).get("node", [])
     outputs = meta.get("graph_def", {}).get("outputs")
@@ -188,82 +180,10 @@ def _import_ops(graph, meta, clear_devices, prefix, input_map):
         raise ValueError("This meta graph does not record its ops' output types (it was "
                          "written by an older sandbox, or built by hand): export it again "
                          "with tf.train.export_meta_graph / Saver.save.")
-    for nd in nodes:
-        name = _rename(nd["name"], prefix)
-        if name in graph._nodes_by_name:
-            raise ValueError(f"import_meta_graph: the default graph already has an op named "
-                             f"{name!r}. Import into a new tf.Graph(), or pass "
-                             "import_scope='some_name' to prefix the imported names.")
-    # Inputs before consumers. The export lists ops in creation order, which already is such
-    # an order; _topological makes sure of it for a meta graph assembled by other means.
-    by_name = {_rename(nd["name"], prefix): nd for nd in nodes}
-    created, pending = {}, []
-    with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
-        order = _topological(by_name, prefix)
-        for name in order:
-            nd = by_name[name]
-            inputs = []
-            for ref in nd["input"]:
-                if ref.startswith("^"):
-                    continue
-                op_name, _, index = ref.partition(":")
-                mapped = input_map.get(f"{op_name}:{index or 0}")
-                if mapped is not None:
-                    inputs.append(mapped)
-                    continue
-                inputs.append(created[_rename(op_name, prefix)].outputs[int(index or 0)])
-            out = outputs[nd["name"]]
-            attrs = dict(nd["attr"])
-            if prefix and attrs.get("_class"):
-                attrs["_class"] = [b"loc:@" + prefix.encode() + c[len(b"loc:@"):]
-                                   if c.startswith(b"loc:@") else c for c in attrs["_class"]]
-            marked = graph.unique_name(name)
-            if marked != name:       # e.g. 'a' imported after an op 'A': names clash by case
-                raise ValueError(f"import_meta_graph: the name {name!r} is taken in the "
-                                 "default graph; pass import_scope to prefix the names.")
-            op = graph.create_op(nd["op"], inputs, [dtypes.as_dtype(d) for d, _ in out],
-                                 name=name + "/", attrs=attrs, compute_shapes=False,
-                                 compute_device=False)
-            for tensor, (_, shape) in zip(op.outputs, out):
-                tensor._shape = TensorShape(shape)
-            device = "" if clear_devices else nd.get("device", "")
-            if device:
-                op._set_device(device)
-            else:
-                graph._apply_device_functions(op)
-            created[name] = op
-            pending.append((op, nd))
-        for op, nd in pending:
-            for ref in nd["input"]:
-                if ref.startswith("^"):
-                    op._add_control_input(created[_rename(ref, prefix)[1:]])
-
-
-def _topological(by_name, prefix):
-    """The names in an order where every op comes after its (data) inputs."""
-    order, state = [], {}
-    for start in by_name:
-        stack = [(start, False)]
-        while stack:
-            name, done = stack.pop()
-            if done:
-                state[name] = 2
-                order.append(name)
-                continue
-            if state.get(name):
-                continue
-            state[name] = 1
-            stack.append((name, True))
-            for ref in reversed(by_name[name]["input"]):
-                if ref.startswith("^"):
-                    continue
-                dep = _rename(ref, prefix).partition(":")[0]
-                if dep not in by_name:
-                    raise ValueError(f"import_meta_graph: node {name!r} takes input {ref!r}, "
-                                     "which is not in the meta graph.")
-                if not state.get(dep):
-                    stack.append((dep, False))
-    return order
+    # The ops are rebuilt as tf.import_graph_def rebuilds them (framework/importer.py), with
+    # the output dtypes and static shapes the export recorded.
+    import_nodes(graph, nodes, prefix, input_map, clear_devices=clear_devices,
+                 outputs=outputs, caller="import_meta_graph")
 
 
 def _import_collections(graph, meta, prefix, keep):

@@ -1,0 +1,188 @@
+"""TensorProto values -- mirrors TensorFlow's tf.make_tensor_proto and tf.make_ndarray
+(python/framework/tensor_util.py).
+
+    proto = tf.make_tensor_proto([1, 2, 3])      # dtype: DT_INT32, tensor_shape, tensor_content
+    tf.make_ndarray(proto)                       # array([1, 2, 3], dtype=int32)
+
+The TensorProto is a real protocol buffer: tensorboardX's copy of TF's tensor.proto (the one
+the summary FileWriter and tf.train.write_graph already use), imported when first needed. Its
+fields are TF's -- dtype, tensor_shape, tensor_content and the *_val lists -- and they are
+filled as TF fills them: numbers of more than one element as little-endian tensor_content,
+scalars and a value broadcast to a larger `shape` in *_val, booleans, complex numbers and
+strings always in *_val. make_ndarray is the inverse (a short *_val is padded with its last
+value, as TF does).
+"""
+import numpy as np
+
+from . import dtypes
+
+__all__ = ["make_tensor_proto", "make_ndarray"]
+
+# dtype name -> TF's DataType enum name (types.proto)
+_ENUM_NAMES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}
+# dtypes TF writes as tensor_content when there is more than one element
+_CONTENT_TYPES = {"float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64",
+                  "uint16", "uint32", "uint64", "qint8", "quint8", "qint16", "quint16",
+                  "qint32"}
+# dtype name -> the *_val field that holds its values
+_VAL_FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
+               "uint8": "int_val", "uint16": "int_val", "int16": "int_val", "int8": "int_val",
+               "int64": "int64_val", "bool": "bool_val", "complex64": "scomplex_val",
+               "complex128": "dcomplex_val", "float16": "half_val", "bfloat16": "half_val",
+               "uint32": "uint32_val", "uint64": "uint64_val", "string": "string_val"}
+
+
+def _pb():
+    from tensorboardX.proto import tensor_pb2, tensor_shape_pb2, types_pb2
+    return tensor_pb2, tensor_shape_pb2, types_pb2
+
+
+def enum_of_dtype(dtype):
+    """TF's DataType enum value of a DType."""
+    _, _, types_pb2 = _pb()
+    base = dtype.base_dtype.name
+    name = _ENUM_NAMES.get(base, "DT_" + base.upper())
+    try:
+        value = types_pb2.DataType.Value(name)
+    except ValueError:
+        raise TypeError(f"Cannot make a TensorProto of dtype {base}: the TensorProto here "
+                        "(tensorboardX's copy of TF's) has no such DataType.") from None
+    return value + 100 if dtype.is_ref else value
+
+
+def dtype_of_enum(value):
+    """The DType of TF's DataType enum value (a *_REF value gives the reference dtype)."""
+    _, _, types_pb2 = _pb()
+    name = types_pb2.DataType.Name(int(value))
+    ref = name.endswith("_REF")
+    name = name[3:-4 if ref else None].lower()
+    name = {v[3:].lower(): k for k, v in _ENUM_NAMES.items()}.get(name, name)
+    dtype = dtypes.as_dtype(name)
+    return dtype._as_ref if ref else dtype
+
+
+def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
+                      allow_broadcast=False):
+    """A TensorProto holding `values` -- TF's make_tensor_proto. `dtype` forces the type
+    (Python floats give float32, ints int32 when they fit, as TF); `shape` may be larger than
+    the values when there is a single value (broadcast) or, as TF allows, fewer values than
+    elements (make_ndarray repeats the last); verify_shape=True requires the values' shape."""
+    tensor_pb2, tensor_shape_pb2, _ = _pb()
+    if isinstance(values, tensor_pb2.TensorProto) or type(values).__name__ == "TensorProto":
+        return values
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if hasattr(values, "op") and hasattr(values, "dtype") and hasattr(values, "graph"):
+        raise TypeError(f"Failed to convert elements of {values} to Tensor. Consider casting "
+                        "elements to a supported type. (make_tensor_proto takes values, not "
+                        "a graph Tensor: run it first.)")
+    np_dt = dtype.base_dtype.as_numpy_dtype if dtype is not None else None
+    is_string = dtype is not None and dtype.base_dtype == dtypes.string
+    if isinstance(values, (np.ndarray, np.generic)):
+        nparray = values.astype(np_dt) if np_dt is not None and not is_string else values
+    else:
+        if values is None:
+            raise ValueError("None values not supported.")
+        if shape is not None and np.prod(shape, dtype=np.int64) == 0:
+            nparray = np.empty(shape, dtype=object if is_string else np_dt)
+        else:
+            try:
+                nparray = np.array(values, dtype=object if is_string else np_dt)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"Failed to convert elements of {values} to Tensor. Consider "
+                                f"casting elements to a supported type. ({e})") from None
+        if nparray.dtype == np.float64 and dtype is None:
+            nparray = nparray.astype(np.float32)
+        elif nparray.dtype == np.int64 and dtype is None:
+            down = nparray.astype(np.int32)
+            if np.array_equal(down, nparray):
+                nparray = down
+    try:
+        numpy_dtype = dtypes.as_dtype(nparray.dtype)
+    except TypeError:
+        raise TypeError(f"Unrecognized data type: {nparray.dtype}.") from None
+    if dtype is not None and dtype.base_dtype != numpy_dtype.base_dtype:
+        raise TypeError(f"`dtype` {dtype.base_dtype} is not compatible with {values} of dtype "
+                        f"{nparray.dtype}.")
+    if shape is None:
+        shape = nparray.shape
+        is_same_size = True
+        shape_size = nparray.size
+    else:
+        shape = [int(d) for d in shape]
+        shape_size = int(np.prod(shape, dtype=np.int64))
+        is_same_size = shape_size == nparray.size
+        if allow_broadcast:
+            if nparray.shape == (1,) or nparray.shape == ():
+                pass
+            elif nparray.size != shape_size:
+                raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got "
+                                f"{nparray.shape}.")
+        else:
+            if verify_shape and nparray.shape != tuple(shape):
+                raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got "
+                                f"{nparray.shape}.")
+            if nparray.size > shape_size:
+                raise ValueError("Too many elements provided. Takes at most "
+                                 f"{shape_size:d}, but got {nparray.size:d}.")
+    proto = tensor_pb2.TensorProto(
+        dtype=enum_of_dtype(numpy_dtype),
+        tensor_shape=tensor_shape_pb2.TensorShapeProto(
+            dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=d) for d in shape]))
+    name = numpy_dtype.base_dtype.name
+    if is_same_size and name in _CONTENT_TYPES and shape_size > 1:
+        proto.tensor_content = nparray.astype(nparray.dtype.newbyteorder("<")).tobytes()
+        return proto
+    flat = nparray.ravel()
+    field = _VAL_FIELDS.get(name)
+    if field is None or field not in tensor_pb2.TensorProto.DESCRIPTOR.fields_by_name:
+        raise TypeError(f"Element type not supported in TensorProto: {nparray.dtype.name}")
+    target = getattr(proto, field)
+    if name == "string":
+        target.extend(v if isinstance(v, bytes) else str(v).encode("utf-8") for v in flat)
+    elif name in ("float16", "bfloat16"):
+        target.extend(int(x) for x in np.asarray(flat).view(np.uint16))
+    elif name in ("complex64", "complex128"):
+        for x in flat:
+            target.extend([float(x.real), float(x.imag)])
+    else:
+        target.extend(flat.tolist())
+    return proto
+
+
+def make_ndarray(tensor):
+    """The NumPy array of a TensorProto -- TF's make_ndarray: same dtype and shape; strings
+    come back as bytes objects (dtype object)."""
+    shape = [d.size for d in tensor.tensor_shape.dim]
+    num_elements = int(np.prod(shape, dtype=np.int64))
+    tensor_dtype = dtype_of_enum(tensor.dtype).base_dtype
+    dtype = tensor_dtype.as_numpy_dtype
+    if tensor.tensor_content:
+        return np.frombuffer(tensor.tensor_content,
+                             dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype).reshape(shape)
+    name = tensor_dtype.name
+    if name == "string":
+        values = list(tensor.string_val)
+        padding = num_elements - len(values)
+        if padding > 0:
+            last = values[-1] if values else ""
+            values.extend([last] * padding)
+        return np.array(values, dtype=object).reshape(shape)
+    field = _VAL_FIELDS.get(name)
+    if field is None or not hasattr(tensor, field):
+        raise TypeError(f"Unsupported tensor type: {tensor_dtype}. See "
+                        "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                        "TF dtypes.")
+    raw = getattr(tensor, field)
+    if name in ("float16", "bfloat16"):
+        values = np.fromiter(raw, dtype=np.uint16).view(dtype)
+    elif name in ("complex64", "complex128"):
+        it = iter(raw)
+        values = np.array([complex(a, b) for a, b in zip(it, it)], dtype=dtype)
+    else:
+        values = np.fromiter(raw, dtype=dtype)
+    if values.size == 0:
+        return np.zeros(shape, dtype)
+    if values.size != num_elements:
+        values = np.pad(values, (0, num_elements - values.size), "edge")
+    return values.reshape(shape)
