@@ -82,41 +82,41 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 03:25 UTC
+# pinned 2026-11-28 03:45 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
     FixedLengthRecordReader GPUOptions Graph GraphKeys GraphOptions IdentityReader IndexedSlices
-    InteractiveSession NodeDef NotDifferentiable Operation OptimizerOptions Print QueueBase
-    RandomShuffleQueue ReaderBase RegisterGradient RunMetadata RunOptions Session SparseFeature
-    SparseTensor SparseTensorValue TFRecordReader Tensor TensorShape TextLineReader VERSION
-    VarLenFeature Variable VariableScope WholeFileReader abs accumulate_n acos acosh add
-    add_check_numerics_ops add_n add_to_collection add_to_collections all_variables arg_max
-    arg_min argmax argmin argsort as_dtype as_string asin asinh assert_equal assert_greater
-    assert_greater_equal assert_integer assert_less assert_less_equal assert_negative
-    assert_non_negative assert_non_positive assert_none_equal assert_positive assert_rank
-    assert_rank_at_least assert_scalar assert_type assert_variables_initialized assign
-    assign_add assign_sub atan atan2 atanh batch_gather batch_to_space batch_to_space_nd betainc
-    bincount bool boolean_mask broadcast_dynamic_shape broadcast_static_shape broadcast_to case
-    cast ceil check_numerics cholesky cholesky_solve clip_by_average_norm clip_by_global_norm
-    clip_by_norm clip_by_value colocate_with concat cond confusion_matrix constant
-    constant_initializer container control_dependencies control_flow_v2_enabled
-    convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
-    cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
-    custom_gradient decode_csv decode_raw depth_to_space device diag diag_part digamma
-    dimension_at_index dimension_value disable_control_flow_v2 disable_eager_execution
-    disable_resource_variables disable_tensor_equality disable_v2_behavior
-    disable_v2_tensorshape div div_no_nan divide double dynamic_partition dynamic_stitch einsum
-    enable_control_flow_v2 enable_eager_execution enable_resource_variables
-    enable_tensor_equality enable_v2_behavior enable_v2_tensorshape ensure_shape equal erf erfc
-    executing_eagerly exp expand_dims expm1 extract_image_patches eye fill
-    fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod foldl foldr
-    gather gather_nd get_collection get_collection_ref get_default_graph get_default_session
-    get_local_variable get_logger get_seed get_static_value get_variable get_variable_scope
-    global_norm global_variables global_variables_initializer glorot_normal_initializer
-    glorot_uniform_initializer gradients greater greater_equal group half hessians
-    histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma igammac
-    import_graph_def init_scope initialize_all_tables initialize_all_variables
+    InteractiveSession NodeDef NotDifferentiable Operation OptimizerOptions PaddingFIFOQueue
+    Print PriorityQueue QueueBase RandomShuffleQueue ReaderBase RegisterGradient RunMetadata
+    RunOptions Session SparseFeature SparseTensor SparseTensorValue TFRecordReader Tensor
+    TensorShape TextLineReader VERSION VarLenFeature Variable VariableScope WholeFileReader abs
+    accumulate_n acos acosh add add_check_numerics_ops add_n add_to_collection
+    add_to_collections all_variables arg_max arg_min argmax argmin argsort as_dtype as_string
+    asin asinh assert_equal assert_greater assert_greater_equal assert_integer assert_less
+    assert_less_equal assert_negative assert_non_negative assert_non_positive assert_none_equal
+    assert_positive assert_rank assert_rank_at_least assert_scalar assert_type
+    assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
+    batch_to_space batch_to_space_nd betainc bincount bool boolean_mask broadcast_dynamic_shape
+    broadcast_static_shape broadcast_to case cast ceil check_numerics cholesky cholesky_solve
+    clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value colocate_with concat
+    cond confusion_matrix constant constant_initializer container control_dependencies
+    control_flow_v2_enabled convert_to_tensor convert_to_tensor_or_indexed_slices
+    convert_to_tensor_or_sparse_tensor cos cosh count_nonzero count_up_to
+    create_partitioned_variables cross cumprod cumsum custom_gradient decode_csv decode_raw
+    depth_to_space device diag diag_part digamma dimension_at_index dimension_value
+    disable_control_flow_v2 disable_eager_execution disable_resource_variables
+    disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
+    double dynamic_partition dynamic_stitch einsum enable_control_flow_v2 enable_eager_execution
+    enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
+    ensure_shape equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
+    eye fill fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod
+    foldl foldr gather gather_nd get_collection get_collection_ref get_default_graph
+    get_default_session get_local_variable get_logger get_seed get_static_value get_variable
+    get_variable_scope global_norm global_variables global_variables_initializer
+    glorot_normal_initializer glorot_uniform_initializer gradients greater greater_equal group
+    half hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma
+    igammac import_graph_def init_scope initialize_all_tables initialize_all_variables
     initialize_local_variables initialize_variables int16 int32 int64 int8 invert_permutation
     is_finite is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor
     is_variable_initialized lbeta less less_equal lgamma lin_space linspace local_variables
@@ -131,8 +131,8 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     parse_single_sequence_example placeholder placeholder_with_default polygamma pow print
     py_func py_function qr random_crop random_gamma random_normal random_normal_initializer
     random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
-    realdiv reciprocal reduce_all reduce_any reduce_logsumexp reduce_max reduce_mean reduce_min
-    reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
+    realdiv reciprocal reduce_all reduce_any reduce_join reduce_logsumexp reduce_max reduce_mean
+    reduce_min reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
     report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
     resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round rsqrt
     saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min scatter_mul
@@ -146,16 +146,18 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     sparse_segment_mean sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax
     sparse_split sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense
     sparse_to_indicator sparse_transpose split sqrt square squared_difference squeeze stack
-    stop_gradient strided_slice string string_join string_strip string_to_number substr subtract
-    svd tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add
-    tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update
-    tensordot tile to_double to_float to_int32 to_int64 trace trainable_variables transpose
-    truediv truncated_normal truncated_normal_initializer truncatediv truncatemod tuple uint16
-    uint8 uniform_unit_scaling_initializer unique unique_with_counts unravel_index
-    unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
-    unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_axis_size_partitioner
-    variable_scope variables_initializer variance_scaling_initializer verify_tensor_all_finite
-    where where_v2 while_loop write_file zeros zeros_initializer zeros_like zeta
+    stop_gradient strided_slice string string_join string_split string_strip
+    string_to_hash_bucket string_to_hash_bucket_fast string_to_hash_bucket_strong
+    string_to_number substr subtract svd tables_initializer tan tanh tensor_scatter_add
+    tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub
+    tensor_scatter_update tensordot tile to_double to_float to_int32 to_int64 trace
+    trainable_variables transpose truediv truncated_normal truncated_normal_initializer
+    truncatediv truncatemod tuple uint16 uint8 uniform_unit_scaling_initializer unique
+    unique_with_counts unravel_index unsorted_segment_max unsorted_segment_mean
+    unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum
+    unstack variable_axis_size_partitioner variable_scope variables_initializer
+    variance_scaling_initializer verify_tensor_all_finite where where_v2 while_loop write_file
+    zeros zeros_initializer zeros_like zeta
 layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
     Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
     MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
@@ -198,12 +200,14 @@ math: abs accumulate_n acos acosh add add_n argmax argmin asin asinh atan atan2 
     unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n
     unsorted_segment_sum xdivy xlogy zero_fraction zeta
 random: all_candidate_sampler categorical gamma get_seed log_uniform_candidate_sampler
-    multinomial normal poisson set_random_seed shuffle truncated_normal uniform
-    uniform_candidate_sampler
-io: FixedLenFeature FixedLenSequenceFeature QueueBase RandomShuffleQueue SparseFeature
-    TFRecordCompressionType TFRecordOptions TFRecordWriter VarLenFeature decode_csv decode_raw
-    matching_files parse_example parse_sequence_example parse_single_example
-    parse_single_sequence_example read_file tf_record_iterator write_file write_graph
+    multinomial normal poisson set_random_seed shuffle stateless_categorical
+    stateless_multinomial stateless_normal stateless_truncated_normal stateless_uniform
+    truncated_normal uniform uniform_candidate_sampler
+io: FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue PriorityQueue QueueBase
+    RandomShuffleQueue SparseFeature TFRecordCompressionType TFRecordOptions TFRecordWriter
+    VarLenFeature decode_csv decode_raw matching_files parse_example parse_sequence_example
+    parse_single_example parse_single_sequence_example read_file tf_record_iterator write_file
+    write_graph
 debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_equal
     assert_integer assert_less assert_less_equal assert_negative assert_non_negative
     assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
@@ -243,7 +247,8 @@ train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer Bytes
     generate_checkpoint_state_proto get_checkpoint_mtimes get_checkpoint_state get_global_step
     get_or_create_global_step global_step import_meta_graph init_from_checkpoint input_producer
     inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay list_variables
-    load_checkpoint load_variable natural_exp_decay piecewise_constant piecewise_constant_decay
+    load_checkpoint load_variable maybe_batch maybe_batch_join maybe_shuffle_batch
+    maybe_shuffle_batch_join natural_exp_decay piecewise_constant piecewise_constant_decay
     polynomial_decay range_input_producer remove_checkpoint replica_device_setter shuffle_batch
     shuffle_batch_join slice_input_producer start_queue_runners string_input_producer
     update_checkpoint_state write_graph

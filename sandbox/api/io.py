@@ -18,11 +18,12 @@ sandbox/ops/parsing_ops.py.
 the summary FileWriter makes), so this one module of sandbox/api/ sits in the train layer.
 
 Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...),
-serialize_tensor / parse_tensor, PaddingFIFOQueue, PriorityQueue, match_filenames_once.
+serialize_tensor / parse_tensor, match_filenames_once.
 """
 import types as _types
 
-from ..ops.data_flow_ops import QueueBase, RandomShuffleQueue  # noqa: F401
+from ..ops.data_flow_ops import (  # noqa: F401
+    PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
 from ..ops.parsing_csv_ops import decode_csv  # noqa: F401
 from ..ops.parsing_ops import (  # noqa: F401
@@ -35,7 +36,8 @@ from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
 from ..train.graph_io import write_graph  # noqa: F401
 
-__all__ = ["QueueBase", "RandomShuffleQueue", "decode_csv", "decode_raw", "gfile", "matching_files",
+__all__ = ["PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue",
+           "decode_csv", "decode_raw", "gfile", "matching_files",
            "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
            "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
            "parse_example", "parse_single_example", "write_graph", "FixedLenSequenceFeature",

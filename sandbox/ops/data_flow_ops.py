@@ -13,6 +13,13 @@ queues serve their pending attempts in order: a dequeue_many at the head of the 
 elements before a later dequeue gets any, and a worker back for its next token cannot take the
 one a slower worker has been waiting for. The thread that enqueues hands the elements over, so
 the three workers waiting for their tokens wake up at once, each with its token.
+
+PaddingFIFOQueue (padding_fifo_queue.cc) takes shapes with unknown dimensions; its
+dequeue_many / dequeue_up_to pad each component to the largest in the batch (zeros, b"" for
+strings). PriorityQueue (priority_queue.cc) holds (int64 priority, ...) elements and gives the
+smallest priority first, equal priorities in the order of the std::priority_queue heap TF
+uses; like TF's, its dequeue_up_to on a closed queue fails when it cannot be filled (TF also
+loses the elements it took; the sandbox leaves them in the queue).
 """
 import collections
 import threading
@@ -27,12 +34,15 @@ from ..framework.op_def import OpDef, apply_op, scalar_shape
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 
-__all__ = ["FIFOQueue", "RandomShuffleQueue", "QueueBase"]
+__all__ = ["FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase"]
 
 
 
 class _Queue:
     """The state of one queue: a list of elements (each a tuple of arrays) and a condition."""
+
+    kind = None         # None: FIFOQueue or RandomShuffleQueue; else the class's name
+    pads = False        # PaddingFIFOQueue: dequeue_many pads the elements to one shape
 
     def __init__(self, name, capacity, dtypes, shapes, owner, min_after_dequeue=0,
                  shuffle=False, seed=0):
@@ -43,7 +53,7 @@ class _Queue:
         self.owner = owner
         self.min_after_dequeue = min_after_dequeue
         self.rng = np.random.default_rng(seed or None) if shuffle else None
-        self.items = collections.deque()
+        self.items = [] if self.kind == "PriorityQueue" else collections.deque()
         self.closed = False
         self.cancel_pending = False
         self.cond = threading.Condition()
@@ -82,7 +92,7 @@ class _Queue:
                     raise errors.CancelledError(node, None, f"Enqueue to {_kind(self)} "
                                                 f"{self.name!r} was cancelled (the queue was "
                                                 "closed with cancel_pending_enqueues=True).")
-                self.items.append(element)
+                self._put(element)
                 self._serve()
 
     def dequeue(self, n, step, node, up_to=False):
@@ -99,7 +109,8 @@ class _Queue:
                 self._give_back(attempt.taken)     # what it took goes back to the front
                 self._serve()                      # to those behind it
                 raise
-            if len(attempt.taken) < attempt.need and not (up_to and attempt.taken):
+            if len(attempt.taken) < attempt.need and \
+                    not (up_to and attempt.taken and self.kind != "PriorityQueue"):
                 raise errors.OutOfRangeError(
                     node, None, f"{_kind(self)} {self.name!r} is closed and has insufficient "
                     f"elements (requested {attempt.need}, current size {len(self.items)})")
@@ -114,7 +125,7 @@ class _Queue:
         changed = False
         while self.line:
             head = self.line[0]
-            if self.closed and not head.up_to and \
+            if self.closed and (not head.up_to or self.kind == "PriorityQueue") and \
                     len(head.taken) + len(self.items) < head.need:
                 self._give_back(head.taken)        # it fails, and takes nothing
                 head.taken = []
@@ -129,6 +140,9 @@ class _Queue:
             changed = True
         if changed:
             self.cond.notify_all()                 # served dequeues, and room for enqueues
+
+    def _put(self, element):
+        self.items.append(element)
 
     def _give_back(self, elements):
         for element in reversed(elements):
@@ -176,7 +190,55 @@ def _capacity_text(capacity):
 
 
 def _kind(q):
-    return "RandomShuffleQueue" if q.rng is not None else "FIFOQueue"
+    return q.kind if q.kind else "RandomShuffleQueue" if q.rng is not None else "FIFOQueue"
+
+
+class _PriorityQueue(_Queue):
+    """A PriorityQueue's state: a binary heap ordered by the int64 first component, smallest
+    first. It is libstdc++'s std::priority_queue (push_heap/pop_heap) that TF's
+    priority_queue.cc uses, step for step, so elements of equal priority come out in the
+    order TF gives them (neither first-in first-out nor last-in first-out)."""
+
+    kind = "PriorityQueue"
+
+    def _put(self, element):                 # std::push_heap
+        heap = self.items
+        heap.append(element)
+        self._sift_up(len(heap) - 1, 0, element)
+
+    def _sift_up(self, hole, top, element):  # libstdc++ __push_heap
+        heap = self.items
+        parent = (hole - 1) // 2
+        while hole > top and heap[parent][0] > element[0]:
+            heap[hole] = heap[parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        heap[hole] = element
+
+    def _take_one(self):                     # std::pop_heap, then pop_back
+        heap = self.items
+        top = heap[0]
+        if len(heap) > 1:
+            last = heap[-1]
+            heap[-1] = top
+            n, hole, child = len(heap) - 1, 0, 0     # libstdc++ __adjust_heap
+            while child < (n - 1) // 2:
+                child = 2 * (child + 1)
+                if heap[child][0] > heap[child - 1][0]:
+                    child -= 1
+                heap[hole] = heap[child]
+                hole = child
+            if n % 2 == 0 and child == (n - 2) // 2:
+                child = 2 * (child + 1)
+                heap[hole] = heap[child - 1]
+                hole = child - 1
+            self._sift_up(hole, 0, last)
+        heap.pop()
+        return top
+
+    def _give_back(self, elements):
+        for element in elements:
+            self._put(element)
 
 
 # -- ops --------------------------------------------------------------------------------
@@ -193,14 +255,47 @@ class FIFOQueueV2(OpDef):
                min_after_dequeue=0, seed=0):
         name = shared_name or ctx.name
         shuffle = ctx.op_type == "RandomShuffleQueueV2"
+        cls = _Queue
+        if ctx.op_type == "PaddingFIFOQueueV2":
+            cls = _PaddingFIFOQueue
+        elif ctx.op_type == "PriorityQueueV2":      # the priority is component 0
+            cls = _PriorityQueue
+            component_types = [_dtypes.int64] + list(component_types)
+            shapes = [TensorShape([])] + list(shapes)
         return ctx.resources.lookup_or_create(
-            container, name, lambda: _Queue(name, capacity, component_types, shapes,
-                                            ctx.resources.owner, min_after_dequeue, shuffle,
-                                            seed))
+            container, name, lambda: cls(name, capacity, component_types, shapes,
+                                         ctx.resources.owner, min_after_dequeue, shuffle,
+                                         seed))
 
 
 class RandomShuffleQueueV2(FIFOQueueV2):
     """Like FIFOQueueV2; dequeues a random element, keeping min_after_dequeue in reserve."""
+
+
+class PaddingFIFOQueueV2(FIFOQueueV2):
+    """Like FIFOQueueV2; shapes may have unknown dimensions, which dequeue_many pads."""
+
+
+class PriorityQueueV2(FIFOQueueV2):
+    """Like FIFOQueueV2; elements are (int64 priority, ...), dequeued smallest first."""
+
+
+class _PaddingFIFOQueue(_Queue):
+    kind = "PaddingFIFOQueue"
+    pads = True
+
+
+def _pad_and_stack(values, dtype):
+    """Stacks arrays of one rank, each padded at the end of every dimension to the largest
+    in the batch: with zeros, b"" for strings, False for bools (padding_fifo_queue.cc)."""
+    if not values:
+        return np.zeros([0], dtype.as_numpy_dtype)
+    shape = [max(v.shape[d] for v in values) for d in range(values[0].ndim)]
+    fill = b"" if dtype.base_dtype == _dtypes.string else 0
+    out = np.full([len(values)] + shape, fill, dtype=values[0].dtype)
+    for i, v in enumerate(values):
+        out[(i,) + tuple(slice(0, n) for n in v.shape)] = v
+    return out
 
 
 def _check_component(value, dtype, shape, node, queue):
@@ -264,6 +359,9 @@ class QueueDequeueManyV2(OpDef):
 
     def kernel(ctx, step, queue, n, component_types=None, timeout_ms=-1, up_to=False):
         elements = queue.dequeue(int(n), step, ctx.name, up_to=up_to)
+        if queue.pads:
+            return tuple(_pad_and_stack([e[i] for e in elements], d)
+                         for i, d in enumerate(queue.dtypes))
         return tuple(np.stack([e[i] for e in elements]) for i in range(len(queue.dtypes)))
 
 
@@ -344,14 +442,31 @@ class QueueBase:
                              f"element, but {len(vals)} were given.")
         return [convert_to_tensor(v, dtype=d) for v, d in zip(vals, self._dtypes)]
 
+    def _check_static_shapes(self, comps, many):
+        """As TF's enqueue does at graph construction: each component's static shape (less
+        its first dimension for enqueue_many) must be compatible with the queue's shape."""
+        for t, shape in zip(comps, self._shapes or []):
+            got = t.get_shape()
+            if many and got.ndims is not None:
+                if got.ndims == 0:
+                    raise ValueError(f"Shape {got} must have rank at least 1 (enqueue_many "
+                                     f"into queue {self._name!r}).")
+                got = got[1:]
+            if shape is not None and not got.is_compatible_with(shape):
+                raise ValueError(f"Shapes {got} and {shape} are incompatible (queue "
+                                 f"{self._name!r} holds elements of shapes "
+                                 f"{[str(s) for s in self._shapes]}).")
+
     def enqueue(self, vals, name=None):
         comps = self._components(vals)
+        self._check_static_shapes(comps, many=False)
         return apply_op("QueueEnqueueV2", [self._queue_ref] + comps,
                         {"Tcomponents": list(self._dtypes)}, name=name or "QueueEnqueueV2",
                         output_dtypes=[])
 
     def enqueue_many(self, vals, name=None):
         comps = self._components(vals)
+        self._check_static_shapes(comps, many=True)
         return apply_op("QueueEnqueueManyV2", [self._queue_ref] + comps,
                         {"Tcomponents": list(self._dtypes)}, name=name or "QueueEnqueueManyV2",
                         output_dtypes=[])
@@ -442,3 +557,54 @@ class RandomShuffleQueue(QueueBase):
                                     shared_name, name,
                                     {"min_after_dequeue": int(min_after_dequeue),
                                      "seed": 0 if seed is None else int(seed)}))
+
+
+class PaddingFIFOQueue(QueueBase):
+    """A FIFOQueue whose shapes may have unknown dimensions (None): elements may differ in
+    those, and dequeue_many / dequeue_up_to pad every component to the largest in the batch
+    (zeros; b"" for strings). The rank of each shape must be known."""
+
+    def __init__(self, capacity, dtypes, shapes, names=None, shared_name=None,
+                 name="padding_fifo_queue"):
+        if not isinstance(shapes, (list, tuple)) or not shapes or \
+                any(s is None or isinstance(s, int) for s in shapes):
+            raise ValueError("When providing partial shapes, a list of shapes must be provided.")
+        shapes = [TensorShape(s) for s in shapes]
+        if any(s.dims is None for s in shapes):
+            raise ValueError(f"All shapes must have a defined rank: {shapes}")
+        n_types = len(dtypes) if isinstance(dtypes, (list, tuple)) else 1
+        if n_types != len(shapes):
+            raise ValueError(f"Shapes must be provided for all components, but received "
+                             f"{n_types} dtypes and {len(shapes)} shapes.")
+        super().__init__(*_queue_op("PaddingFIFOQueueV2", capacity, dtypes, shapes, names,
+                                    shared_name, name, {}))
+
+
+class PriorityQueue(QueueBase):
+    """A queue that dequeues the element of smallest priority first. Every element is
+    (priority, *components): the priority an int64 scalar, the components of `types` and
+    `shapes` (fully defined). Equal priorities come out in TF's heap order, not in the order
+    they went in. dtypes and shapes include the priority's (int64, [])."""
+
+    def __init__(self, capacity, types, shapes=None, names=None, shared_name=None,
+                 name="priority_queue"):
+        types = [_dtypes.as_dtype(t) for t in (types if isinstance(types, (list, tuple))
+                                              else [types])]
+        if shapes is None:
+            raise TypeError("Expected list for 'shapes' argument to 'priority_queue_v2' Op, "
+                            "not None.")
+        if isinstance(shapes, TensorShape) or (
+                shapes and all(s is None or isinstance(s, int) for s in shapes)):
+            shapes = [shapes]
+        shapes = [TensorShape(s) for s in shapes]
+        if any(not s.is_fully_defined() for s in shapes):
+            raise ValueError(f"All shapes must be fully defined: {shapes}")
+        if len(shapes) != len(types):
+            raise ValueError(f"Queue {name!r}: {len(types)} types but {len(shapes)} shapes.")
+        _, _, _, ref = _queue_op("PriorityQueueV2", capacity, types, shapes, None,
+                                 shared_name, name, {})
+        dtypes = [_dtypes.int64] + types
+        if names is not None and len(names) != len(dtypes):
+            raise ValueError(f"Queue {name!r}: {len(dtypes)} dtypes (the priority's first) but "
+                             f"{len(names)} names.")
+        super().__init__(dtypes, [TensorShape([])] + shapes, names, ref)

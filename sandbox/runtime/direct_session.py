@@ -70,9 +70,11 @@ class DirectSession:
     def run(self, feeds, fetches, targets, feed_values, options=None, run_metadata=None):
         executor = self._executor_for(feeds, fetches, targets)
         trace = bool(options and options.trace_level >= 1 and run_metadata is not None)
-        deadline = None
-        if options is not None and options.timeout_in_ms:
-            deadline = time.monotonic() + options.timeout_in_ms / 1000.0
+        # RunOptions.timeout_in_ms, else the config's operation_timeout_in_ms (TF's
+        # DirectSession: a blocked queue or _Recv ends in DeadlineExceededError, not a hang)
+        timeout_ms = (options.timeout_in_ms if options is not None else 0) or \
+            int(getattr(self.config, "operation_timeout_in_ms", 0) or 0)
+        deadline = time.monotonic() + timeout_ms / 1000.0 if timeout_ms > 0 else None
         step = StepState(next(_step_ids), deadline=deadline, collect_stats=trace)
         with self._lock:
             self._active.add(step)

@@ -32,6 +32,12 @@ left is drained (or at once with allow_smaller_final_batch=True, after a smaller
 
 The queues are placed like any op: build the pipeline under `tf.device('/job:ps/task:0')`
 and every worker that builds the same graph shares the same queues (a shared input).
+maybe_batch and the other maybe_* enqueue only the examples whose `keep_input` is True (a
+vector keep_input picks them with dynamic_partition, as TF does; TF makes a scalar one a
+tf.cond around the enqueue, the sandbox an enqueue_many of the example or of nothing, since
+its functional cond cannot take a queue into a branch). batch(dynamic_pad=True) batches
+through a PaddingFIFOQueue.
+
 RandomShuffleQueue draws its order with NumPy's generator from the seed, not TF's (the same
 seed gives the same order in the sandbox, not the order TF gives).
 """
@@ -41,14 +47,17 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops import array_ops, basic_math_ops, comparison_ops, control_flow_ops, indexing_ops, \
     math_ops, random_ops, summary_ops
-from ..ops.data_flow_ops import FIFOQueue, RandomShuffleQueue
+from ..framework.tensor_util import constant_value
+from ..ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
+from ..ops.partition_ops import dynamic_partition
 from ..ops.dataset_counter_ops import count_up_to
 from ..ops.variables import Variable
 from .queue_runner import QueueRunner, add_queue_runner
 
 __all__ = ["limit_epochs", "input_producer", "string_input_producer", "range_input_producer",
            "slice_input_producer", "batch", "batch_join", "shuffle_batch",
-           "shuffle_batch_join"]
+           "shuffle_batch_join", "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch",
+           "maybe_shuffle_batch_join"]
 
 
 # -- producers ------------------------------------------------------------------------------
@@ -156,7 +165,7 @@ def _as_original_type(original, dequeued):
     return dequeued[0] if len(dequeued) == 1 else dequeued
 
 
-def _shapes(tensor_list_list, shapes, enqueue_many):
+def _shapes(tensor_list_list, shapes, enqueue_many, dynamic_pad=False):
     if shapes is not None:
         return [TensorShape(s) for s in shapes]
     result = []
@@ -169,7 +178,7 @@ def _shapes(tensor_list_list, shapes, enqueue_many):
         for other in tensor_list_list[1:]:
             other_shape = other[i].get_shape()
             shape = shape.merge_with(other_shape[1:] if enqueue_many else other_shape)
-        if not shape.is_fully_defined():
+        if not shape.is_fully_defined() and not dynamic_pad:
             raise ValueError(f"All shapes must be fully defined: {shape} ({t.name}). Give "
                              "tf.train.batch its `shapes`, or set_shape() the tensor.")
         result.append(shape)
@@ -185,18 +194,60 @@ def _types_of(tensor_list_list):
     return types
 
 
+def _validate_keep_input(keep_input, enqueue_many):
+    """TF's input._validate_keep_input: a bool scalar, or a vector (one per example) with
+    enqueue_many."""
+    keep_input = convert_to_tensor(keep_input)
+    ndims = keep_input.get_shape().ndims
+    if ndims is None:
+        raise ValueError("`keep_input` dimensions must be known at graph construction.")
+    if not enqueue_many and ndims == 1:
+        raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+    if ndims > 1:
+        raise ValueError("`keep_input` must be 0 or 1 dimensions.")
+    return keep_input
+
+
+def _enqueue(queue, tensor_list, enqueue_many, keep_input):
+    """The enqueue op of one tensor list, as TF's input._enqueue builds it: a vector
+    keep_input selects the examples to enqueue (dynamic_partition); a scalar one makes the
+    enqueue conditional (smart_cond: decided now when it is a constant, else a tf.cond)."""
+    enqueue_fn = queue.enqueue_many if enqueue_many else queue.enqueue
+    if keep_input is None:
+        return enqueue_fn(tensor_list)
+    if keep_input.get_shape().ndims == 1:
+        select = math_ops.cast(keep_input, _dtypes.int32)
+        return enqueue_fn([dynamic_partition(x, select, num_partitions=2)[1]
+                           for x in tensor_list])
+    keep = constant_value(keep_input)
+    if keep is not None:
+        return enqueue_fn(tensor_list) if bool(keep) else control_flow_ops.no_op()
+    # TF: tf.cond(keep_input, enqueue, no_op). The sandbox's functional cond cannot take a
+    # queue's reference into a branch, so the example is enqueued as a batch of one (or the
+    # batch as it is) of which a vector keep_input selects all or nothing.
+    if not enqueue_many:
+        tensor_list = [array_ops.expand_dims(t, 0) for t in tensor_list]
+    keep_vector = array_ops.fill(array_ops.shape(tensor_list[0])[:1], keep_input)
+    select = math_ops.cast(keep_vector, _dtypes.int32)
+    return queue.enqueue_many([dynamic_partition(x, select, num_partitions=2)[1]
+                               for x in tensor_list])
+
+
 def _batch(tensor_list_list, original, batch_size, queue_fn, threads_per_list, capacity,
            enqueue_many, shapes, allow_smaller_final_batch, name, default_name,
-           summary=None):
+           summary=None, keep_input=None, dynamic_pad=False):
     flat = [t for tl in tensor_list_list for t in tl]
-    with name_scope(name, default_name, flat) as name:
+    extra = [] if keep_input is None else [keep_input]
+    with name_scope(name, default_name, flat + extra) as name:
         tensor_list_list = [[convert_to_tensor(t) for t in tl] for tl in tensor_list_list]
+        if keep_input is not None:
+            keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _types_of(tensor_list_list)
-        shapes = _shapes(tensor_list_list, shapes, enqueue_many)
+        shapes = _shapes(tensor_list_list, shapes, enqueue_many, dynamic_pad)
         queue = queue_fn(types, shapes)
         enqueue_ops = []
         for tl in tensor_list_list:
-            op = queue.enqueue_many(tl) if enqueue_many else queue.enqueue(tl)
+            op = _enqueue(queue, tl, enqueue_many, keep_input)
             enqueue_ops += [op] * threads_per_list
         add_queue_runner(QueueRunner(queue, enqueue_ops))
         if summary is None:
@@ -211,18 +262,35 @@ def _batch(tensor_list_list, original, batch_size, queue_fn, threads_per_list, c
         return _as_original_type(original, dequeued)
 
 
+def _fifo(capacity, shared_name, dynamic_pad):
+    """TF's _which_queue: a PaddingFIFOQueue when dynamic_pad, else a FIFOQueue."""
+    def fifo(types, shapes):
+        cls = PaddingFIFOQueue if dynamic_pad else FIFOQueue
+        return cls(capacity, types, shapes=shapes, shared_name=shared_name)
+    return fifo
+
+
 def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
           dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
     """Batches of `batch_size` from a FIFOQueue filled by `num_threads` threads running the
-    enqueue of `tensors` (one example each, or many with enqueue_many=True)."""
-    if dynamic_pad:
-        raise NotImplementedError("tf.train.batch(dynamic_pad=True) is not supported by the "
-                                  "sandbox: give every example the same shape.")
+    enqueue of `tensors` (one example each, or many with enqueue_many=True). With
+    dynamic_pad=True the queue is a PaddingFIFOQueue: only the ranks need be known, and each
+    batch is padded to its largest example."""
+    return _batch([_as_tensor_list(tensors)], tensors, batch_size,
+                  _fifo(capacity, shared_name, dynamic_pad), num_threads, capacity,
+                  enqueue_many, shapes, allow_smaller_final_batch, name, "batch",
+                  dynamic_pad=dynamic_pad)
 
-    def fifo(types, shapes):
-        return FIFOQueue(capacity, types, shapes=shapes, shared_name=shared_name)
-    return _batch([_as_tensor_list(tensors)], tensors, batch_size, fifo, num_threads,
-                  capacity, enqueue_many, shapes, allow_smaller_final_batch, name, "batch")
+
+def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32,
+                enqueue_many=False, shapes=None, dynamic_pad=False,
+                allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Like batch, but only the examples whose `keep_input` is True are enqueued (a bool
+    scalar, or with enqueue_many a vector with one entry per example)."""
+    return _batch([_as_tensor_list(tensors)], tensors, batch_size,
+                  _fifo(capacity, shared_name, dynamic_pad), num_threads, capacity,
+                  enqueue_many, shapes, allow_smaller_final_batch, name, "batch",
+                  keep_input=keep_input, dynamic_pad=dynamic_pad)
 
 
 def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes=None,
@@ -230,15 +298,20 @@ def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes
                name=None):
     """Like batch, with one enqueue thread per tensor list of `tensors_list` (e.g. one
     reader per file)."""
-    if dynamic_pad:
-        raise NotImplementedError("tf.train.batch_join(dynamic_pad=True) is not supported by "
-                                  "the sandbox.")
-
-    def fifo(types, shapes):
-        return FIFOQueue(capacity, types, shapes=shapes, shared_name=shared_name)
     return _batch([_as_tensor_list(t) for t in tensors_list], tensors_list[0], batch_size,
-                  fifo, 1, capacity, enqueue_many, shapes, allow_smaller_final_batch, name,
-                  "batch_join")
+                  _fifo(capacity, shared_name, dynamic_pad), 1, capacity, enqueue_many,
+                  shapes, allow_smaller_final_batch, name, "batch_join",
+                  dynamic_pad=dynamic_pad)
+
+
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False,
+                     shapes=None, dynamic_pad=False, allow_smaller_final_batch=False,
+                     shared_name=None, name=None):
+    """Like batch_join, enqueuing only the examples whose `keep_input` is True."""
+    return _batch([_as_tensor_list(t) for t in tensors_list], tensors_list[0], batch_size,
+                  _fifo(capacity, shared_name, dynamic_pad), 1, capacity, enqueue_many,
+                  shapes, allow_smaller_final_batch, name, "batch_join",
+                  keep_input=keep_input, dynamic_pad=dynamic_pad)
 
 
 def _shuffle_summary(capacity, min_after_dequeue):
@@ -264,6 +337,19 @@ def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=
                   "shuffle_batch", _shuffle_summary(capacity, min_after_dequeue))
 
 
+def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
+                        num_threads=1, seed=None, enqueue_many=False, shapes=None,
+                        allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Like shuffle_batch, enqueuing only the examples whose `keep_input` is True."""
+    def shuffling(types, shapes):
+        return RandomShuffleQueue(capacity, min_after_dequeue, types, shapes=shapes,
+                                  seed=seed, shared_name=shared_name)
+    return _batch([_as_tensor_list(tensors)], tensors, batch_size, shuffling, num_threads,
+                  capacity, enqueue_many, shapes, allow_smaller_final_batch, name,
+                  "shuffle_batch", _shuffle_summary(capacity, min_after_dequeue),
+                  keep_input=keep_input)
+
+
 def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, seed=None,
                        enqueue_many=False, shapes=None, allow_smaller_final_batch=False,
                        shared_name=None, name=None):
@@ -274,3 +360,16 @@ def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, se
     return _batch([_as_tensor_list(t) for t in tensors_list], tensors_list[0], batch_size,
                   shuffling, 1, capacity, enqueue_many, shapes, allow_smaller_final_batch,
                   name, "shuffle_batch_join", _shuffle_summary(capacity, min_after_dequeue))
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue,
+                             keep_input, seed=None, enqueue_many=False, shapes=None,
+                             allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Like shuffle_batch_join, enqueuing only the examples whose `keep_input` is True."""
+    def shuffling(types, shapes):
+        return RandomShuffleQueue(capacity, min_after_dequeue, types, shapes=shapes,
+                                  seed=seed, shared_name=shared_name)
+    return _batch([_as_tensor_list(t) for t in tensors_list], tensors_list[0], batch_size,
+                  shuffling, 1, capacity, enqueue_many, shapes, allow_smaller_final_batch,
+                  name, "shuffle_batch_join", _shuffle_summary(capacity, min_after_dequeue),
+                  keep_input=keep_input)
