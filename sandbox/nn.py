@@ -8,7 +8,9 @@ weighted_cross_entropy_with_logits, log_poisson_loss, compute_average_loss,
 scale_regularization_loss ...; and top_k, in_top_k, lrn, embedding_lookup,
 embedding_lookup_sparse, safe_embedding_lookup_sparse), sandbox/ops/conv_ops.py (convolution,
 its transpose, and pooling: conv2d, max_pool, avg_pool), sandbox/ops/convolution_ops.py
-(conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2 and avg_pool_v2, built from them),
+(conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2 and avg_pool_v2, atrous_conv2d,
+conv1d_transpose, pool and with_space_to_batch, built from them), sandbox/ops/batch_norm_ops.py
+(fused_batch_norm, batch_norm_with_global_normalization),
 sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
 sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
 (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
@@ -40,6 +42,10 @@ from .ops.conv_ops import (  # noqa: F401
 )
 from .ops.convolution_ops import (  # noqa: F401
     conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2, avg_pool_v2,
+    atrous_conv2d, conv1d_transpose, pool, with_space_to_batch,
+)
+from .ops.batch_norm_ops import (  # noqa: F401
+    fused_batch_norm, batch_norm_with_global_normalization,
 )
 from .ops.depthwise_conv_ops import (  # noqa: F401
     depthwise_conv2d, depthwise_conv2d_native, depthwise_conv2d_native_backprop_input,

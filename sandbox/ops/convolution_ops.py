@@ -1,4 +1,5 @@
-"""conv1d, convolution, max_pool1d / avg_pool1d, max_pool_v2 / avg_pool_v2 -- mirrors the
+"""conv1d, convolution, max_pool1d / avg_pool1d, max_pool_v2 / avg_pool_v2, atrous_conv2d,
+conv1d_transpose, pool, with_space_to_batch -- mirrors the
 parts of TensorFlow's python/ops/nn_ops.py that are built from other convolution ops.
 
 TF builds these from the 2-D ops (conv_ops.py here) and the 3-D ones (conv3d_ops.py): a 1-D
@@ -14,9 +15,9 @@ import numpy as np
 from ..framework.graph import name_scope
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import array_ops
+from . import array_ops, slicing_ops
 from .conv3d_ops import avg_pool3d, conv3d, max_pool3d
-from .conv_ops import avg_pool, conv2d, max_pool
+from .conv_ops import avg_pool, conv2d, conv2d_transpose, max_pool
 
 __all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
 
@@ -177,3 +178,109 @@ def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  #
     """avg_pool1d, avg_pool (2-D) or avg_pool3d by the rank (3, 4 or 5) of input -- TF 2's
     tf.nn.avg_pool (nn_ops.avg_pool_v2)."""
     return _pool_v2("avg", input, ksize, strides, padding, data_format, name)
+
+
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """2-D convolution with holes (TF's nn_ops.atrous_conv2d): conv2d of value [batch, height,
+    width, in_channels] with filters [kh, kw, in_channels, out_channels] dilated by `rate` on
+    both spatial axes, stride 1. (TF builds it with SpaceToBatchND -> Conv2D ->
+    BatchToSpaceND; the sandbox's conv2d takes the dilations.)"""
+    if not isinstance(rate, numbers.Integral) or rate < 1:
+        raise ValueError(f"rate {rate} cannot be less than one")
+    return convolution(value, filters, padding, dilation_rate=[rate, rate],
+                       name=name or "convolution")
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NWC", dilations=None, name=None):
+    """The transpose of conv1d (TF's nn_ops.conv1d_transpose): input [batch, width,
+    in_channels] to output_shape [batch, out_width, out_channels] with filters [filter_width,
+    out_channels, in_channels]; built as TF builds it: expand_dims -> conv2d_transpose
+    (Conv2DBackpropInput) -> squeeze."""
+    ncw = _channels_first_1d(data_format, "conv1d_transpose")
+    strides = _sequence(strides, 1, 1 if ncw else 2, "strides")
+    dilations = _sequence(dilations, 1, 1 if ncw else 2, "dilations")
+    s, d = (strides[2], dilations[2]) if ncw else (strides[1], dilations[1])
+    with name_scope(name, "conv1d_transpose", [input, filters, output_shape]) as scope:
+        x = convert_to_tensor(input, name="input")
+        if isinstance(output_shape, Tensor):
+            shape = slicing_ops.concat([output_shape[:1], [1], output_shape[1:]], 0)
+        else:
+            shape = [output_shape[0], 1] + list(output_shape[1:])
+        if ncw:
+            x = array_ops.transpose(x, [0, 2, 1])
+            if not isinstance(shape, list):
+                raise ValueError("conv1d_transpose: data_format='NCW' needs a list output_shape")
+            shape = [shape[0], 1, shape[3], shape[2]]
+        y = conv2d_transpose(array_ops.expand_dims(x, 1), array_ops.expand_dims(filters, 0),
+                             shape, [1, 1, s, 1], padding, dilations=[1, 1, d, 1], name=scope)
+        y = array_ops.squeeze(y, [1])
+        return array_ops.transpose(y, [0, 2, 1]) if ncw else y
+
+
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002
+         strides=None, name=None, data_format=None, dilations=None):
+    """N-D pooling (TF's nn_ops.pool): the 'MAX' or 'AVG' pool of `window_shape` (one entry
+    per spatial axis) over a 3-, 4- or 5-D input; strides default to 1. Only dilation 1 is
+    supported here."""
+    dilation_rate = _one_of(dilations, "dilations", dilation_rate, "dilation_rate")
+    if pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"Invalid pooling_type: {pooling_type}")
+    n = len(window_shape)
+    if n not in (1, 2, 3):
+        raise ValueError(f"It is required that 1 <= num_spatial_dims <= 3, got {n}.")
+    rates = [1] * n if dilation_rate is None else \
+        [dilation_rate] * n if isinstance(dilation_rate, numbers.Integral) else list(dilation_rate)
+    if any(r != 1 for r in rates):
+        raise NotImplementedError("pool: the sandbox supports dilation_rate 1 only")
+    strides = [1] * n if strides is None else strides
+    fn = max_pool_v2 if pooling_type == "MAX" else avg_pool_v2
+    with name_scope(name, f"{pooling_type.lower()}_pool", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        return fn(x, list(window_shape), list(strides), padding, data_format=data_format,
+                  name=scope)
+
+
+def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  # noqa: A002
+                        spatial_dims=None, data_format=None):
+    """op(converted_input, num_spatial_dims, padding) on the space_to_batch_nd of input by
+    dilation_rate, with batch_to_space_nd of the result (TF's nn_ops.with_space_to_batch):
+    runs an undilated op as a dilated one. Here the input's spatial shape and dilation_rate
+    must be known statically, and the spatial dims are the ones after the batch dim."""
+    from .space_ops import batch_to_space_nd, space_to_batch_nd
+    rate = np.asarray(dilation_rate, dtype=np.int64).reshape(-1)
+    n = rate.size
+    if spatial_dims is not None and list(spatial_dims) != list(range(1, n + 1)):
+        raise NotImplementedError("with_space_to_batch: the sandbox supports spatial_dims "
+                                  "1..N (channels-last) only")
+    if data_format is not None and data_format.startswith("NC"):
+        raise NotImplementedError("with_space_to_batch: the sandbox supports channels-last "
+                                  "data_format only")
+    if (rate < 1).any():
+        raise ValueError(f"dilation_rate must be positive. Received: {dilation_rate}")
+    x = convert_to_tensor(input, name="input")
+    if (rate == 1).all():
+        return op(x, n, padding)
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError("filter_shape must be specified for SAME padding")
+        k = np.asarray(filter_shape, dtype=np.int64).reshape(-1)
+        extra = (k + (k - 1) * (rate - 1)) - 1
+        base = np.stack([extra // 2, extra - extra // 2], axis=1)
+    elif padding == "VALID":
+        base = np.zeros([n, 2], np.int64)
+    else:
+        raise ValueError(f"Invalid padding method {padding!r}")
+    shape = x.get_shape()
+    spatial = [None] if shape.ndims is None else shape.as_list()[1:n + 1]
+    if len(spatial) != n or any(d is None for d in spatial):
+        raise ValueError("with_space_to_batch: the sandbox needs the input's spatial shape "
+                         f"statically. Received: input.shape={x.get_shape()}")
+    full = np.asarray(spatial) + base.sum(axis=1)
+    pad_more = (rate - full % rate) % rate
+    paddings = base + np.stack([np.zeros_like(pad_more), pad_more], axis=1)
+    crops = np.stack([np.zeros_like(pad_more), pad_more], axis=1)
+    block = rate.astype(np.int32).tolist()
+    converted = space_to_batch_nd(x, block, paddings.astype(np.int32).tolist())
+    result = op(converted, n, "VALID")
+    return batch_to_space_nd(result, block, crops.astype(np.int32).tolist())
