@@ -82,7 +82,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 03:35 UTC
+# pinned 2026-11-28 04:20 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
@@ -213,21 +213,22 @@ debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_e
     assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
     assert_scalar assert_type check_numerics is_finite is_inf is_nan is_non_decreasing
     is_numeric_tensor is_strictly_increasing
-nn: all_candidate_sampler avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2
-    batch_normalization bias_add bidirectional_dynamic_rnn compute_accidental_hits
-    compute_average_loss conv1d conv2d conv2d_backprop_filter conv2d_backprop_input
-    conv2d_transpose conv3d conv3d_transpose convolution crelu depth_to_space depthwise_conv2d
-    depthwise_conv2d_native depthwise_conv2d_native_backprop_filter
-    depthwise_conv2d_native_backprop_input dropout dynamic_rnn elu embedding_lookup
-    embedding_lookup_sparse in_top_k l2_loss l2_normalize leaky_relu
-    local_response_normalization log_poisson_loss log_softmax log_uniform_candidate_sampler lrn
-    max_pool max_pool1d max_pool2d max_pool3d max_pool_v2 moments nce_loss normalize_moments
-    relu relu6 relu_layer safe_embedding_lookup_sparse sampled_softmax_loss
-    scale_regularization_loss selu separable_conv2d sigmoid sigmoid_cross_entropy_with_logits
-    softmax softmax_cross_entropy_with_logits softmax_cross_entropy_with_logits_v2 softplus
-    softsign space_to_batch space_to_depth sparse_softmax_cross_entropy_with_logits
-    static_bidirectional_rnn static_rnn sufficient_statistics swish tanh top_k
-    uniform_candidate_sampler weighted_cross_entropy_with_logits weighted_moments xw_plus_b
+nn: all_candidate_sampler atrous_conv2d avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2
+    batch_norm_with_global_normalization batch_normalization bias_add bidirectional_dynamic_rnn
+    compute_accidental_hits compute_average_loss conv1d conv1d_transpose conv2d
+    conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d conv3d_transpose
+    convolution crelu depth_to_space depthwise_conv2d depthwise_conv2d_native
+    depthwise_conv2d_native_backprop_filter depthwise_conv2d_native_backprop_input dropout
+    dynamic_rnn elu embedding_lookup embedding_lookup_sparse fused_batch_norm in_top_k l2_loss
+    l2_normalize leaky_relu local_response_normalization log_poisson_loss log_softmax
+    log_uniform_candidate_sampler lrn max_pool max_pool1d max_pool2d max_pool3d max_pool_v2
+    moments nce_loss normalize_moments pool relu relu6 relu_layer safe_embedding_lookup_sparse
+    sampled_softmax_loss scale_regularization_loss selu separable_conv2d sigmoid
+    sigmoid_cross_entropy_with_logits softmax softmax_cross_entropy_with_logits
+    softmax_cross_entropy_with_logits_v2 softplus softsign space_to_batch space_to_depth
+    sparse_softmax_cross_entropy_with_logits static_bidirectional_rnn static_rnn
+    sufficient_statistics swish tanh top_k uniform_candidate_sampler
+    weighted_cross_entropy_with_logits weighted_moments with_space_to_batch xw_plus_b
     zero_fraction
 nn.rnn_cell: BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell
     LSTMStateTuple MultiRNNCell RNNCell ResidualWrapper
@@ -247,10 +248,11 @@ train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer Bytes
     generate_checkpoint_state_proto get_checkpoint_mtimes get_checkpoint_state get_global_step
     get_or_create_global_step global_step import_meta_graph init_from_checkpoint input_producer
     inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay list_variables
-    load_checkpoint load_variable maybe_batch maybe_batch_join maybe_shuffle_batch
-    maybe_shuffle_batch_join natural_exp_decay piecewise_constant piecewise_constant_decay
-    polynomial_decay range_input_producer remove_checkpoint replica_device_setter shuffle_batch
-    shuffle_batch_join slice_input_producer start_queue_runners string_input_producer
+    load_checkpoint load_variable match_filenames_once maybe_batch maybe_batch_join
+    maybe_shuffle_batch maybe_shuffle_batch_join natural_exp_decay noisy_linear_cosine_decay
+    piecewise_constant piecewise_constant_decay polynomial_decay range_input_producer
+    remove_checkpoint replica_device_setter shuffle_batch shuffle_batch_join
+    slice_input_producer start_queue_runners string_input_producer summary_iterator
     update_checkpoint_state write_graph
 contrib.layers: flatten fully_connected xavier_initializer l2_regularizer
     variance_scaling_initializer

@@ -38,6 +38,7 @@ from ..framework.tensor_bundle import NewCheckpointReader
 from .checkpoint_utils import init_from_checkpoint, checkpoints_iterator
 from .graph_io import write_graph
 from .basic_loops import basic_train_loop
+from .summary_iterator import summary_iterator
 from ..platform.example_proto import Example, Features, Feature, BytesList, FloatList, \
     Int64List, SequenceExample, FeatureList, FeatureLists
 from ..summary.writer import FileWriter as SummaryWriter
@@ -63,7 +64,7 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "load_checkpoint", "NewCheckpointReader", "SummaryWriter", "Example", "Features",
            "Feature", "BytesList", "FloatList", "Int64List", "SequenceExample", "FeatureList",
            "FeatureLists", "init_from_checkpoint",
-           "checkpoints_iterator", "write_graph", "basic_train_loop"]
+           "checkpoints_iterator", "write_graph", "basic_train_loop", "summary_iterator"]
 
 
 # The families of issue 27: each module names what it adds in its own __all__.

@@ -54,13 +54,23 @@ from ..ops.dataset_counter_ops import count_up_to
 from ..ops.variables import Variable
 from .queue_runner import QueueRunner, add_queue_runner
 
-__all__ = ["limit_epochs", "input_producer", "string_input_producer", "range_input_producer",
-           "slice_input_producer", "batch", "batch_join", "shuffle_batch",
+__all__ = ["match_filenames_once", "limit_epochs", "input_producer", "string_input_producer",
+           "range_input_producer", "slice_input_producer", "batch", "batch_join", "shuffle_batch",
            "shuffle_batch_join", "maybe_batch", "maybe_batch_join", "maybe_shuffle_batch",
            "maybe_shuffle_batch_join"]
 
 
 # -- producers ------------------------------------------------------------------------------
+
+def match_filenames_once(pattern, name=None):
+    """A local variable initialized to the (sorted) names of the files matching `pattern` (a
+    glob, or a 1-D tensor of globs), so the directory is listed only once: run
+    tf.local_variables_initializer() first."""
+    from ..ops.file_io_ops import matching_files
+    with name_scope(name, "matching_filenames", [pattern]) as name:
+        return Variable(name=name, initial_value=matching_files(pattern), trainable=False,
+                        validate_shape=False, collections=[GraphKeys.LOCAL_VARIABLES])
+
 
 def limit_epochs(tensor, num_epochs=None, name=None):
     """`tensor`, but only `num_epochs` times: then running it raises OutOfRangeError. The

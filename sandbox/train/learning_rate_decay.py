@@ -22,6 +22,7 @@ picks one with tf.where: the same value, and no control flow to explain.
     cosine_decay          lr * ((1 - alpha) * 0.5 * (1 + cos(pi * step / decay_steps)) + alpha)
     cosine_decay_restarts the same, restarting after first_decay_steps * t_mul ** i steps (SGDR)
     linear_cosine_decay   lr * ((alpha + linear) * cosine + beta)
+    noisy_linear_cosine_decay  the same with gaussian noise added to linear
 (staircase=True rounds step / decay_steps down, so the rate drops in steps.)
 """
 import math
@@ -32,7 +33,7 @@ from ..framework.tensor import convert_to_tensor
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "piecewise_constant",
            "piecewise_constant_decay", "polynomial_decay", "cosine_decay",
-           "cosine_decay_restarts", "linear_cosine_decay"]
+           "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay"]
 
 
 def _ops():
@@ -226,4 +227,38 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         cosine_decayed = 0.5 * (1.0 + basic_math_ops.cos(
             convert_to_tensor(math.pi, dtype=dtype) * fraction))
         return math_ops.multiply(learning_rate, (alpha + linear_decayed) * cosine_decayed + beta,
+                                 name=name)
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0,
+                              variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001,
+                              name=None):
+    """linear_cosine_decay with noise: learning_rate * ((alpha + linear + eps) * cosine + beta),
+    eps drawn (each run) from a normal distribution of mean 0 and variance
+    initial_variance / (1 + step) ** variance_decay. As in TF the noise is a random_normal
+    without an op seed, so only a graph-level seed (tf.set_random_seed) makes it repeatable;
+    and as in TF the noise is float32, so a float64 learning_rate raises ValueError."""
+    _need_step(global_step, "noisy_linear_cosine_decay")
+    math_ops, basic_math_ops, _ = _ops()
+    from ..ops import random_ops
+    with name_scope(name, "NoisyLinearCosineDecay", [learning_rate, global_step]) as name:
+        learning_rate = convert_to_tensor(learning_rate, name="initial_learning_rate")
+        dtype = learning_rate.dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        initial_variance = math_ops.cast(initial_variance, dtype)
+        variance_decay = math_ops.cast(variance_decay, dtype)
+        num_periods = math_ops.cast(num_periods, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        beta = math_ops.cast(beta, dtype)
+        step = basic_math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
+        linear_decayed = (decay_steps - step) / decay_steps
+        variance = initial_variance / math_ops.pow(1.0 + step, variance_decay)
+        std = basic_math_ops.sqrt(variance)
+        noisy_linear_decayed = linear_decayed + random_ops.random_normal(
+            linear_decayed.shape, stddev=std)    # float32, as TF draws it
+        fraction = 2.0 * num_periods * (step / decay_steps)
+        cosine_decayed = 0.5 * (1.0 + basic_math_ops.cos(
+            convert_to_tensor(math.pi, dtype=dtype) * fraction))
+        return math_ops.multiply(learning_rate,
+                                 (alpha + noisy_linear_decayed) * cosine_decayed + beta,
                                  name=name)
