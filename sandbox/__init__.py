@@ -83,6 +83,7 @@ from .ops.histogram_ops import *                     # noqa: F401,F403  tf.histo
 from .ops.reader_ops import *                        # noqa: F401,F403  tf.TextLineReader ...
 from .ops.parsing_csv_ops import *                   # noqa: F401,F403  tf.decode_csv
 from .ops.gradients_impl import *                    # noqa: F401,F403  tf.hessians
+from .ops.tensor_array_ops import *                  # noqa: F401,F403  tf.TensorArray
 from . import nn
 from . import train
 from . import summary
@@ -95,10 +96,15 @@ from . import data
 from . import metrics
 from . import losses
 from . import estimator
+from . import feature_column
+from . import saved_model
+from . import keras
 from .platform import gfile
 from .platform import tf_logging as logging
 from .api import debugging, io, math, python_io, random, sparse
 from .api import strings  # noqa: F401  tf.strings
+from .api import image  # noqa: F401  tf.image
+from .api import test  # noqa: F401  tf.test
 from .api.math import (acos, acosh, asin, asinh, atan, atan2, atanh,  # noqa: F401
                        confusion_matrix, cosh, cumprod, erfc, log_sigmoid, segment_sum, sinh,
                        tan, unsorted_segment_sum, divide_no_nan as div_no_nan)

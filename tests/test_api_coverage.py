@@ -82,7 +82,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 04:20 UTC
+# pinned 2026-11-28 06:10 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
@@ -90,22 +90,22 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     InteractiveSession NodeDef NotDifferentiable Operation OptimizerOptions PaddingFIFOQueue
     Print PriorityQueue QueueBase RandomShuffleQueue ReaderBase RegisterGradient RunMetadata
     RunOptions Session SparseFeature SparseTensor SparseTensorValue TFRecordReader Tensor
-    TensorShape TextLineReader VERSION VarLenFeature Variable VariableScope WholeFileReader abs
-    accumulate_n acos acosh add add_check_numerics_ops add_n add_to_collection
-    add_to_collections all_variables arg_max arg_min argmax argmin argsort as_dtype as_string
-    asin asinh assert_equal assert_greater assert_greater_equal assert_integer assert_less
-    assert_less_equal assert_negative assert_non_negative assert_non_positive assert_none_equal
-    assert_positive assert_rank assert_rank_at_least assert_scalar assert_type
-    assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
-    batch_to_space batch_to_space_nd betainc bincount bool boolean_mask broadcast_dynamic_shape
-    broadcast_static_shape broadcast_to case cast ceil check_numerics cholesky cholesky_solve
-    clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value colocate_with concat
-    cond confusion_matrix constant constant_initializer container control_dependencies
-    control_flow_v2_enabled convert_to_tensor convert_to_tensor_or_indexed_slices
-    convert_to_tensor_or_sparse_tensor cos cosh count_nonzero count_up_to
-    create_partitioned_variables cross cumprod cumsum custom_gradient decode_csv decode_raw
-    depth_to_space device diag diag_part digamma dimension_at_index dimension_value
-    disable_control_flow_v2 disable_eager_execution disable_resource_variables
+    TensorArray TensorShape TextLineReader VERSION VarLenFeature Variable VariableScope
+    WholeFileReader abs accumulate_n acos acosh add add_check_numerics_ops add_n
+    add_to_collection add_to_collections all_variables arg_max arg_min argmax argmin argsort
+    as_dtype as_string asin asinh assert_equal assert_greater assert_greater_equal
+    assert_integer assert_less assert_less_equal assert_negative assert_non_negative
+    assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
+    assert_scalar assert_type assert_variables_initialized assign assign_add assign_sub atan
+    atan2 atanh batch_gather batch_to_space batch_to_space_nd betainc bincount bool boolean_mask
+    broadcast_dynamic_shape broadcast_static_shape broadcast_to case cast ceil check_numerics
+    cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value
+    colocate_with concat cond confusion_matrix constant constant_initializer container
+    control_dependencies control_flow_v2_enabled convert_to_tensor
+    convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos cosh
+    count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum custom_gradient
+    decode_csv decode_raw depth_to_space device diag diag_part digamma dimension_at_index
+    dimension_value disable_control_flow_v2 disable_eager_execution disable_resource_variables
     disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
     double dynamic_partition dynamic_stitch einsum enable_control_flow_v2 enable_eager_execution
     enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
@@ -205,9 +205,10 @@ random: all_candidate_sampler categorical gamma get_seed log_uniform_candidate_s
     truncated_normal uniform uniform_candidate_sampler
 io: FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue PriorityQueue QueueBase
     RandomShuffleQueue SparseFeature TFRecordCompressionType TFRecordOptions TFRecordWriter
-    VarLenFeature decode_csv decode_raw matching_files parse_example parse_sequence_example
-    parse_single_example parse_single_sequence_example read_file tf_record_iterator write_file
-    write_graph
+    VarLenFeature decode_bmp decode_csv decode_gif decode_image decode_jpeg decode_png
+    decode_raw encode_jpeg extract_jpeg_shape is_jpeg matching_files parse_example
+    parse_sequence_example parse_single_example parse_single_sequence_example read_file
+    tf_record_iterator write_file write_graph
 debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_equal
     assert_integer assert_less assert_less_equal assert_negative assert_non_negative
     assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least

@@ -54,6 +54,10 @@ SANDBOX_PLACES = {
     "sandbox.api": "ops",                # tf.math, tf.random, tf.io, tf.debugging: names only
     "sandbox.api.io": "train",           # tf.io: names too, and write_graph is train's
                                          # (train/graph_io.py writes the FileWriter's GraphDef)
+    "sandbox.feature_column": "ops",     # tf.feature_column: functions that make ops and variables
+    "sandbox.api.test": "client",        # tf.test: TestCase runs its graphs in Sessions
+    "sandbox.keras": "train",            # tf.keras: layers, and Model.fit's Session and optimizers
+    "sandbox.saved_model": "train",      # tf.saved_model: a Saver's checkpoint and a MetaGraphDef
     "sandbox.nn": "ops",                 # tf.nn: only the names of ops (nn_ops, nn_impl ...)
     "sandbox.runtime": "runtime",
     "sandbox.client": "client",

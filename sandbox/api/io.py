@@ -17,14 +17,21 @@ sandbox/ops/parsing_ops.py.
 `tf.io.write_graph` is tf.train.write_graph (sandbox/train/graph_io.py: it writes the GraphDef
 the summary FileWriter makes), so this one module of sandbox/api/ sits in the train layer.
 
-Not here (TF 1.15 has them): the image codecs (decode_jpeg, decode_png ...),
-serialize_tensor / parse_tensor, match_filenames_once.
+The image codecs (decode_png, decode_jpeg, encode_jpeg, decode_image, decode_bmp, decode_gif,
+is_jpeg, extract_jpeg_shape) are sandbox/ops/image_codec_ops.py, the same functions as
+tf.image's (TF 1.15 has encode_png in tf.image only).
+
+Not here (TF 1.15 has them): serialize_tensor / parse_tensor, match_filenames_once,
+decode_and_crop_jpeg.
 """
 import types as _types
 
 from ..ops.data_flow_ops import (  # noqa: F401
     PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
+from ..ops.image_codec_ops import (  # noqa: F401
+    decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg,
+    extract_jpeg_shape, is_jpeg)
 from ..ops.parsing_csv_ops import decode_csv  # noqa: F401
 from ..ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
@@ -41,7 +48,9 @@ __all__ = ["PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue
            "read_file", "write_file", "TFRecordCompressionType", "TFRecordOptions",
            "TFRecordWriter", "tf_record_iterator", "FixedLenFeature", "VarLenFeature",
            "parse_example", "parse_single_example", "write_graph", "FixedLenSequenceFeature",
-           "SparseFeature", "parse_sequence_example", "parse_single_sequence_example"]
+           "SparseFeature", "parse_sequence_example", "parse_single_sequence_example",
+           "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
+           "encode_jpeg", "extract_jpeg_shape", "is_jpeg"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

@@ -9,12 +9,17 @@ task of a cluster described by TF_CONFIG:
     evaluation.py      one evaluation pass: metrics over local variables, restore, final ops
     training.py        TrainSpec, EvalSpec, train_and_evaluate: what each task type does
     inputs/            tf.estimator.inputs.numpy_input_fn: arrays through a queue
+    canned/            the premade Estimators: DNNClassifier, LinearRegressor ... built from
+                       tf.feature_column columns and a head
 """
 from . import inputs
 from .estimator import Estimator
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
 from .training import TrainSpec, EvalSpec, train_and_evaluate
+from .canned import (DNNClassifier, DNNRegressor, LinearClassifier, LinearRegressor,
+                     DNNLinearCombinedClassifier, DNNLinearCombinedRegressor)
 
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "TrainSpec", "EvalSpec",
-           "train_and_evaluate", "inputs"]
+           "train_and_evaluate", "inputs", "DNNClassifier", "DNNRegressor", "LinearClassifier",
+           "LinearRegressor", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor"]

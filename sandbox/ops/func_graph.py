@@ -45,8 +45,21 @@ def flatten(structure):
     return [structure]
 
 
+def is_tensor_array(x):
+    """A tf.TensorArray (ops/tensor_array_ops.py) crosses a function's boundary as its flow
+    tensor, and is rebuilt around the tensor on the other side -- TF's
+    _convert_tensorarray_to_flow / _make_tensor_array (control_flow_ops.py)."""
+    return getattr(type(x), "_is_tensor_array", False)
+
+
+def to_flow(x):
+    """A TensorArray's flow tensor; anything else unchanged."""
+    return x.flow if is_tensor_array(x) else x
+
+
 def pack_sequence_as(structure, flat):
-    """The inverse of flatten: `flat`'s leaves in the shape of `structure`."""
+    """The inverse of flatten: `flat`'s leaves in the shape of `structure` (a TensorArray leaf
+    of `structure` given a tensor becomes a TensorArray around that tensor, its flow)."""
     flat = list(flat)
 
     def pack(s):
@@ -57,7 +70,10 @@ def pack_sequence_as(structure, flat):
             if isinstance(s, tuple) and hasattr(s, "_fields"):
                 return type(s)(*items)
             return type(s)(items)
-        return flat.pop(0)
+        leaf = flat.pop(0)
+        if is_tensor_array(s) and isinstance(leaf, Tensor):
+            return s._with_flow(leaf)
+        return leaf
     result = pack(structure)
     if flat:
         raise ValueError(f"pack_sequence_as: {len(flat)} leaves left over for {structure!r}.")
@@ -216,6 +232,7 @@ def to_output_tensors(values, what):
     for v in flatten(values):
         if v is None:
             raise ValueError(f"{what} returned None; return tensors or ops.")
+        v = to_flow(v)
         if isinstance(v, Operation):
             from ..framework.graph import get_default_graph
             from .constant_op import constant

@@ -3,8 +3,8 @@
 
 Each is a tf.while_loop (while_v2.py) over the first dimension of `elems`: the loop counter i
 picks `elems[i]` with tf.gather, `fn` runs once per element inside the loop's body, and the
-results are stacked along a new first dimension. TF accumulates them in a TensorArray; the
-sandbox has none, so map_fn and scan compute the first element's result before the loop
+results are stacked along a new first dimension. TF accumulates them in a TensorArray; these
+were written before the sandbox had one (ops/tensor_array_ops.py), so map_fn and scan compute the first element's result before the loop
 (from which the accumulator gets its shape) and concatenate the others to it -- the results
 are the same, but `elems` must not be empty (the error says so), and `fn` is built twice
 (once for element 0, once in the loop body). Gradients flow through, as through any loop.

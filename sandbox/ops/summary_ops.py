@@ -1,5 +1,6 @@
-"""Summary ops -- mirrors TensorFlow's ScalarSummary, HistogramSummary and MergeSummary
-(core/kernels/summary_op.cc, python/summary/summary.py, python/ops/logging_ops.py).
+"""Summary ops -- mirrors TensorFlow's ScalarSummary, HistogramSummary, ImageSummary and
+MergeSummary (core/kernels/summary_op.cc, summary_image_op.cc, python/summary/summary.py,
+python/ops/logging_ops.py).
 
 A summary op records a value for TensorBoard. When run it outputs a *serialized Summary
 protocol buffer* (a string tensor holding bytes): a list of (tag, value) pairs such as
@@ -106,6 +107,63 @@ class HistogramSummary(OpDef):
         return _serialized(pb.Summary(value=[pb.Summary.Value(tag=tag, histo=histo)]))
 
 
+def _image_values(images):
+    """A batch of images as uint8, as TF's ImageSummary scales float images: to [0, 255] when
+    all values are >= 0, else around 128 (the largest magnitude to 127); non-finite pixels
+    red."""
+    if images.dtype == np.uint8:
+        return images
+    values = images.astype(np.float64)
+    out = np.empty(values.shape, dtype=np.uint8)
+    for i, image in enumerate(values):
+        finite = np.isfinite(image).all(axis=-1)
+        good = image[finite]
+        lo = good.min() if good.size else 0.0
+        hi = good.max() if good.size else 0.0
+        if lo >= 0:
+            scale, offset = (255.0 / hi if hi > 0 else 0.0), 0.0
+        else:
+            scale = 127.0 / max(-lo, hi) if max(-lo, hi) > 0 else 0.0
+            offset = 128.0
+        scaled = (np.where(finite[..., None], image, 0) * scale + offset).astype(np.float32)
+        out[i] = scaled.astype(np.uint8)
+        bad = np.zeros(image.shape[-1], dtype=np.uint8)
+        bad[0] = 255
+        if image.shape[-1] in (2, 4):
+            bad[-1] = 255
+        out[i][~finite] = bad
+    return out
+
+
+class ImageSummary(OpDef):
+    """Summary with up to max_images PNG images from a batch [b, h, w, 1, 3 or 4]: tags
+    'tag/image' when max_images is 1, else 'tag/image/0', 'tag/image/1' ..."""
+    shape = scalar_shape
+    differentiable = False
+
+    def kernel(tag, tensor, max_images=3, T=None, bad_color=None):
+        tag = _text(np.asarray(tag).item())
+        if tensor.ndim != 4 or tensor.shape[3] not in (1, 3, 4):
+            raise errors.InvalidArgumentError(
+                None, None, f"Tensor must be 4-D with last dim 1, 3, or 4, not "
+                f"{list(tensor.shape)}")
+        import io
+        from PIL import Image
+        images = _image_values(tensor[:max_images])
+        pb = _summary_pb2()
+        values = []
+        for i, image in enumerate(images):
+            channels = image.shape[2]
+            buffer = io.BytesIO()
+            Image.fromarray(image[:, :, 0] if channels == 1 else image,
+                            mode={1: "L", 3: "RGB", 4: "RGBA"}[channels]).save(buffer, "PNG")
+            name = f"{tag}/image" if max_images == 1 else f"{tag}/image/{i}"
+            values.append(pb.Summary.Value(tag=name, image=pb.Summary.Image(
+                height=image.shape[0], width=image.shape[1], colorspace=channels,
+                encoded_image_string=buffer.getvalue())))
+        return _serialized(pb.Summary(value=values))
+
+
 class MergeSummary(OpDef):
     """One Summary holding the values of all the input Summaries (tags must be unique)."""
     shape = scalar_shape
@@ -181,6 +239,22 @@ def histogram(name, values, collections=None, family=None):
     values = convert_to_tensor(values)
     with summary_scope(name, family, values=[values]) as (tag, scope):
         val = _summary_op("HistogramSummary", tag, values, scope)
+        collect(val, collections, [GraphKeys.SUMMARIES])
+    return val
+
+
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+    """A summary op recording up to max_outputs images of the batch `tensor` [b, h, w, c]
+    (c = 1, 3 or 4; uint8, or floats rescaled to [0, 255]) as PNGs (tf.summary.image)."""
+    tensor = convert_to_tensor(tensor)
+    with summary_scope(name, family, values=[tensor]) as (tag, scope):
+        if tensor.get_shape().ndims not in (None, 4):
+            raise ValueError(f"Shape must be rank 4 but is rank {tensor.get_shape().ndims} "
+                             f"for the images of summary {name!r}")
+        tag = convert_to_tensor(tag, dtype=dtypes.string)
+        val = apply_op("ImageSummary", [tag, tensor],
+                       {"max_images": int(max_outputs), "T": tensor.dtype.base_dtype},
+                       name=scope, output_dtypes=[dtypes.string])
         collect(val, collections, [GraphKeys.SUMMARIES])
     return val
 

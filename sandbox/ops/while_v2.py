@@ -32,7 +32,8 @@ from ..framework.op_def import OpDef
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .cond_v2 import _create_functional_op, _graphs_of, _zeros_like, branch_gradient
-from .func_graph import FuncGraph, assert_same_structure, flatten, pack_sequence_as
+from .func_graph import (FuncGraph, assert_same_structure, flatten, is_tensor_array,
+                         pack_sequence_as, to_flow)
 
 __all__ = ["while_loop"]
 
@@ -137,12 +138,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("parallel_iterations must be a positive integer.")
     g = get_default_graph()
     with g.name_scope(name or "while") as scope:
-        flat_vars = [convert_to_tensor(v) for v in flatten(loop_vars)]
+        flat_vars = [convert_to_tensor(to_flow(v)) for v in flatten(loop_vars)]
         if not flat_vars:
             raise ValueError("No loop variables provided")
         if shape_invariants is not None:
             assert_same_structure(loop_vars, shape_invariants, "loop_vars and shape_invariants")
-            invariants = [TensorShape(s) for s in flatten(shape_invariants)]
+            invariants = [TensorShape([]) if is_tensor_array(v) else TensorShape(s)
+                          for v, s in zip(flatten(loop_vars), flatten(shape_invariants))]
         else:
             invariants = [v.get_shape() for v in flat_vars]
         cond_g = FuncGraph(scope + "cond", g)
@@ -169,7 +171,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                     len(structure) == 1 or not isinstance(loop_vars, (list, tuple))):
                 result = [result]                    # body(x) -> x + 1 for one loop variable
             assert_same_structure(structure, result, "The body's results and loop_vars")
-            new = [convert_to_tensor(r, dtype=v.dtype.base_dtype)
+            new = [convert_to_tensor(to_flow(r), dtype=v.dtype.base_dtype)
                    for r, v in zip(flatten(result), flat_vars)]
             new = [body_g.capture(t) if t.graph is not body_g else t for t in new]
         for t, s, v in zip(new, invariants, flat_vars):
@@ -195,18 +197,19 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         for t, s in zip(op.outputs, invariants):
             t.set_shape(s)
         outs = op.outputs[:n]
+    packed = pack_sequence_as(loop_vars, outs)           # (TensorArrays rebuilt: func_graph)
     if not isinstance(loop_vars, (list, tuple)):
-        return outs[0]
+        return packed
     if len(outs) == 1 and not return_same_structure and len(loop_vars) == 1 and \
             not isinstance(loop_vars[0], (list, tuple, dict)):
-        return outs[0]
-    return pack_sequence_as(loop_vars, outs)
+        return packed[0]
+    return packed
 
 
 def _packed(structure, flat):
     """The arguments cond and body are called with: cond(*loop_vars), as TF does."""
     if not isinstance(structure, (list, tuple)):
-        return [flat[0]]
+        return [pack_sequence_as(structure, flat[:1])]
     return list(pack_sequence_as(structure, flat))
 
 

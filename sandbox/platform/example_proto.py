@@ -66,6 +66,7 @@ def _field(number, payload):
 
 
 def _read_varint(data, pos):
+    """(the varint at data[pos], the position after it); DecodeError if it is cut short."""
     result = shift = 0
     while True:
         if pos >= len(data) or shift > 63:
@@ -76,6 +77,10 @@ def _read_varint(data, pos):
         shift += 7
         if not byte & 0x80:
             return result, pos
+
+
+encode_varint, decode_varint = _varint, _read_varint     # (public: the SavedModel's checkpoint
+                                                         # table uses protobuf's varints too)
 
 
 def _fields(data):

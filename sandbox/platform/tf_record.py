@@ -60,10 +60,20 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
-def masked_crc32c(data):
-    """TF's masked CRC32C (core/lib/hash/crc32c.h: Mask)."""
-    crc = crc32c(data)
+def mask_crc32c(crc):
+    """TF's masked form of a CRC32C, as stored in files (core/lib/hash/crc32c.h: Mask)."""
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def unmask_crc32c(masked):
+    """The CRC32C a stored (masked) one stands for (crc32c.h: Unmask)."""
+    rot = (masked - _MASK_DELTA) & 0xFFFFFFFF
+    return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
+
+
+def masked_crc32c(data):
+    """TF's masked CRC32C of `data` bytes."""
+    return mask_crc32c(crc32c(data))
 
 
 _LENGTH = struct.Struct("<Q")

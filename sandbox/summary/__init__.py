@@ -2,9 +2,10 @@
 
 Summary ops record values for TensorBoard: `tf.summary.scalar('loss', loss)` makes an op whose
 output is a serialized Summary protocol buffer; `tf.summary.merge_all()` merges every summary
-of the graph into one op. The ops themselves are in sandbox/ops/summary_ops.py.
+of the graph into one op; `tf.summary.image('input', images)` records a batch of images as
+PNGs. The ops themselves are in sandbox/ops/summary_ops.py.
 """
-from ..ops.summary_ops import scalar, histogram, merge, merge_all
+from ..ops.summary_ops import scalar, histogram, image, merge, merge_all
 from .writer import FileWriter, FileWriterCache
 
-__all__ = ["scalar", "histogram", "merge", "merge_all", "FileWriter", "FileWriterCache"]
+__all__ = ["scalar", "histogram", "image", "merge", "merge_all", "FileWriter", "FileWriterCache"]

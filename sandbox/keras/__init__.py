@@ -1,0 +1,33 @@
+"""`tf.keras` -- a working core of TensorFlow 1.15's tf.keras as TF-1 graph mode runs it: every
+model is ops in the default graph, run by the Session that keras.backend keeps.
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(64, activation='relu', input_shape=(784,)),
+                                 tf.keras.layers.Dense(10, activation='softmax')])
+    model.compile('adam', 'sparse_categorical_crossentropy', metrics=['accuracy'])
+    model.fit(x_train, y_train, epochs=5, batch_size=32)
+    model.evaluate(x_test, y_test)
+
+    backend.py          get_session / set_session / clear_session, learning_phase, variables
+    engine/             Layer, Model (compile, fit, evaluate, predict, summary), Sequential
+    layers/             Dense, Dropout, Flatten, Activation, Reshape, Lambda, Input,
+                        Conv2D, MaxPooling2D, AveragePooling2D (on top of tf.layers)
+    optimizers.py       SGD, Adam, RMSprop, Adagrad (on top of tf.train's optimizers)
+    losses.py, metrics.py, activations.py, initializers.py, callbacks.py, utils.py
+    datasets/mnist.py   load_data(path) from local files only
+"""
+import sys
+import types
+
+from . import (activations, backend, callbacks, datasets, initializers, layers, losses,
+               metrics, optimizers, utils)
+from .engine.base_layer import Input
+from .engine.sequential import Sequential
+from .engine.training import Model
+
+# keras.models: the model classes (TF's python/keras/models.py adds saving, not in the sandbox)
+models = types.ModuleType(__name__ + ".models", "keras.models: Model, Sequential.")
+models.Model, models.Sequential = Model, Sequential
+sys.modules[models.__name__] = models
+
+__all__ = ["Sequential", "Model", "Input", "activations", "backend", "callbacks", "datasets",
+           "initializers", "layers", "losses", "metrics", "models", "optimizers", "utils"]

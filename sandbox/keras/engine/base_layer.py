@@ -1,0 +1,161 @@
+"""The Keras Layer -- mirrors TensorFlow 1.15's python/keras/engine/base_layer.py (and
+input_layer.py: InputLayer and Input).
+
+In TF 1.15 the tf.layers classes are subclasses of the Keras ones; the sandbox has tf.layers
+(sandbox/layers/) and builds Keras on them the other way round: a Keras layer is its tf.layers
+class with this Layer mixed in, which changes how it is named and called:
+
+  * Names come from Keras's per-graph counter, zero-based: 'dense', 'dense_1', ... and the
+    layer's variables live in the variable scope of exactly that name: 'dense/kernel:0',
+    'dense_1/bias:0' (tf.layers would say layer 'dense_1' with variables 'dense/...').
+  * `input_shape=(784,)` (or batch_input_shape, batch_size) tells a model's first layer the
+    shape of its input.
+  * Each call records its input and output tensors (layer.input, layer.output,
+    layer.output_shape), which the functional API and summary() read.
+  * get_weights() / set_weights() move numpy values through keras.backend's session.
+
+Variables are still made with tf.get_variable, so replica_device_setter places them.
+"""
+from ...framework.tensor_shape import TensorShape
+from ...layers import base as _tf_base
+from ...ops import variable_scope as vs
+from .. import backend as K
+from .. import initializers
+
+__all__ = ["Layer", "InputLayer", "Input"]
+
+
+class Layer(_tf_base.Layer):
+    """Base class of the Keras layers: subclasses define build(input_shape) and call(inputs)."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        batch_input_shape = kwargs.pop("batch_input_shape", None)
+        input_shape = kwargs.pop("input_shape", None)
+        batch_size = kwargs.pop("batch_size", None)
+        kwargs.pop("input_dim", None)
+        if batch_input_shape is None and input_shape is not None:
+            batch_input_shape = (batch_size,) + tuple(input_shape)
+        self._batch_input_shape = (None if batch_input_shape is None
+                                   else tuple(batch_input_shape))
+        self._inbound = []           # [(input tensors, output tensors)], one per call
+        super().__init__(trainable=trainable, name=name, dtype=dtype, **kwargs)
+
+    def _init_set_name(self, name):
+        if not name:
+            name = K.unique_object_name(_tf_base.to_snake_case(type(self).__name__))
+        self._name = self._base_name = name
+
+    def _set_scope(self, scope=None):
+        if self._scope is None:
+            with vs.variable_scope(scope if scope is not None else self._name) as captured:
+                self._scope = captured
+
+    def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, (list, tuple)):
+            raise NotImplementedError(f"Layer {self.name}: layers with several inputs are not "
+                                      "in the sandbox's keras")
+        outputs = super().__call__(inputs, *args, **kwargs)
+        self._inbound.append((inputs, outputs))
+        K._state(outputs.graph)["history"][id(outputs)] = (outputs, self, inputs)
+        return outputs
+
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
+                   regularizer=None, trainable=None, constraint=None, **kwargs):
+        """A variable of this layer, 'layer_name/name:0'; `initializer` may be a name
+        ('zeros', 'glorot_uniform') as in Keras."""
+        return super().add_weight(name, shape, dtype=dtype,
+                                  initializer=initializers.get(initializer),
+                                  regularizer=regularizer, trainable=trainable,
+                                  constraint=constraint, **kwargs)
+
+    # -- what the model and summary() read -------------------------------------------------
+    def _last(self, which, attribute):
+        if not self._inbound:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return."
+                                 if which == 0 else
+                                 f"Layer {self.name} has no inbound nodes.")
+        if len(self._inbound) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the "
+                                 f"notion of \"layer {attribute}\" is ill-defined. Use "
+                                 f"`get_{attribute}_at(node_index)` instead.")
+        return self._inbound[0][which]
+
+    @property
+    def input(self):
+        return self._last(0, "input")
+
+    @property
+    def output(self):
+        return self._last(1, "output")
+
+    @property
+    def input_shape(self):
+        return tuple(self.input.get_shape().as_list())
+
+    @property
+    def output_shape(self):
+        return tuple(self.output.get_shape().as_list())
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    # -- numpy values of the weights ------------------------------------------------------
+    def get_weights(self):
+        return K.batch_get_value(self.weights)
+
+    def set_weights(self, weights):
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f'You called `set_weights(weights)` on layer "{self.name}" with a '
+                             f"weight list of length {len(weights)}, but the layer was expecting "
+                             f"{len(params)} weights. Provided weights: {str(weights)[:50]}...")
+        K.batch_set_value(zip(params, weights))
+
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self.dtype.name if self.dtype is not None else None}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+
+class InputLayer(Layer):
+    """The layer of a model's input: a placeholder of shape batch_input_shape."""
+
+    def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
+                 sparse=False, name=None, batch_input_shape=None, **kwargs):
+        if sparse:
+            raise NotImplementedError("sparse inputs are not in the sandbox's keras")
+        if not name:
+            name = f"input_{K.get_uid('input')}"
+        if batch_input_shape is None and input_shape is not None:
+            batch_input_shape = (batch_size,) + tuple(input_shape)
+        super().__init__(name=name, dtype=dtype or K.floatx(), trainable=False, **kwargs)
+        if input_tensor is None:
+            input_tensor = K.placeholder(shape=batch_input_shape, dtype=dtype or K.floatx(),
+                                         name=self.name)
+        self._batch_input_shape = tuple(input_tensor.get_shape().as_list())
+        self.built = True
+        self._inbound.append((input_tensor, input_tensor))
+        K._state(input_tensor.graph)["history"][id(input_tensor)] = (input_tensor, self, None)
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("An InputLayer is not called: its output is its placeholder")
+
+    def get_config(self):
+        return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype.name,
+                "sparse": False, "name": self.name}
+
+
+def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tensor=None,
+          batch_shape=None, **kwargs):
+    """A symbolic input of a functional model: the placeholder of a new InputLayer
+    (`keras.Input(shape=(784,))` -> Tensor 'input_1:0' of shape (None, 784))."""
+    if kwargs:
+        raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
+    if shape is None and batch_shape is None and tensor is None:
+        raise ValueError("Please provide to Input either a `shape` or a `batch_shape` "
+                         "argument. Note that `shape` does not include the batch dimension.")
+    layer = InputLayer(input_shape=shape, batch_size=batch_size, name=name, dtype=dtype,
+                       input_tensor=tensor, batch_input_shape=batch_shape)
+    return layer.output

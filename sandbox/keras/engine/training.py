@@ -1,0 +1,424 @@
+"""The Keras Model -- mirrors TensorFlow 1.15's python/keras/engine/training.py (compile, fit,
+evaluate, predict) and network.py (the functional API: Model(inputs, outputs), layers,
+weights, summary, save_weights / load_weights), as TF-1 graph mode runs them.
+
+    inputs = keras.Input(shape=(4,))
+    h = keras.layers.Dense(16, activation='relu')(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(3, activation='softmax')(h))
+    model.compile('adam', 'sparse_categorical_crossentropy', metrics=['accuracy'])
+    history = model.fit(x, y, epochs=5)       # history.history: {'loss': [...], 'acc': [...]}
+
+Everything is ops in the model's graph. compile adds the target placeholder
+('dense_1_target'), the loss ('loss/dense_1_loss/...') and the metrics; the first fit adds the
+training step (the optimizer's update ops, under 'training'); then each batch is one
+Session.run of those ops, fed the batch and keras_learning_phase=True (evaluate and predict
+leave it False, so Dropout is off). The Session is keras.backend.get_session()'s.
+"""
+import time
+
+import numpy as np
+
+from ...framework.graph import get_default_graph
+from ...ops import math_ops, reduction_ops
+from ...ops.control_flow_ops import group
+from ...train.saver import Saver
+from .. import backend as K
+from .. import callbacks as cbks
+from .. import losses as losses_module
+from .. import metrics as metrics_module
+from .. import optimizers
+from ..utils import print_summary
+from .base_layer import InputLayer, Layer
+
+__all__ = ["Model"]
+
+_NOT_COMPILED = ("You must compile your model before training/testing. Use "
+                 "`model.compile(optimizer, loss)`.")
+
+
+class Model(Layer):
+    """A graph of layers from `inputs` to `outputs` (one input, one output tensor), with the
+    training methods."""
+
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        super().__init__(name=kwargs.pop("name", None), **kwargs)
+        self._graph = get_default_graph()
+        self._layers = []
+        self.inputs, self.outputs = [], []
+        self.optimizer = self.loss = None
+        self._compiled = self._graph_compiled = False
+        self._train_op = self._saver = None
+        self.stop_training = False
+        self.history = None
+        if inputs is not None:
+            self._init_graph_network(inputs, outputs)
+        elif type(self) is Model:
+            raise NotImplementedError("subclassed Models are not in the sandbox's keras: "
+                                      "use keras.Model(inputs, outputs) or keras.Sequential")
+
+    # -- the network ---------------------------------------------------------------------------
+    def _init_graph_network(self, inputs, outputs):
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        if len(inputs) != 1 or len(outputs) != 1:
+            raise NotImplementedError("the sandbox's keras models have one input and one output")
+        history = K._state(self._graph)["history"]
+        if id(inputs[0]) not in history:
+            raise ValueError("Input tensors to a Model must come from `tf.keras.Input`. "
+                             f"Received: {inputs[0]} (missing previous layer metadata).")
+        order, seen = [], set()
+
+        def visit(tensor):
+            if id(tensor) not in history:
+                raise ValueError("Output tensors to a Model must be the output of a Keras "
+                                 f"`Layer` (thus holding past layer metadata). Found: {tensor}")
+            _, layer, inp = history[id(tensor)]
+            if inp is not None and not any(tensor is i for i in inputs):
+                visit(inp)
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                order.append(layer)
+
+        visit(outputs[0])
+        if not isinstance(order[0], InputLayer) or order[0].output is not inputs[0]:
+            raise ValueError(f"Graph disconnected: cannot obtain value for tensor {inputs[0]}: "
+                             "the output does not depend on this input")
+        self._layers = order
+        self.inputs, self.outputs = inputs, outputs
+        self.built = True
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def get_layer(self, name=None, index=None):
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only "
+                                 f"has {len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError("No such layer: " + str(name))
+
+    def _gather(self, attribute):
+        found, seen = [], set()
+        for layer in self._layers:
+            for w in getattr(layer, attribute):
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    found.append(w)
+        return found
+
+    @property
+    def trainable_weights(self):
+        return self._gather("trainable_weights") if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        if self.trainable:
+            return self._gather("non_trainable_weights")
+        return self._gather("weights")
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    variables = weights
+
+    @property
+    def losses(self):
+        return [loss for layer in self._layers for loss in layer.losses]
+
+    @property
+    def updates(self):
+        return [update for layer in self._layers for update in layer.updates]
+
+    def count_params(self):
+        return int(sum(np.prod(w.get_shape().as_list()) for w in self.weights))
+
+    def __call__(self, inputs, *args, **kwargs):
+        raise NotImplementedError("calling a Model on new inputs (nesting models) is not in "
+                                  "the sandbox's keras")
+
+    def summary(self, line_length=None, positions=None, print_fn=None):
+        if not self.built:
+            raise ValueError("This model has not yet been built. Build the model first by "
+                             "calling `build()` or calling `fit()` with some data, or specify "
+                             "an `input_shape` argument in the first layer(s) for automatic "
+                             "build.")
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
+
+    # -- compile -------------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                sample_weight_mode=None, weighted_metrics=None, target_tensors=None, **kwargs):
+        """Chooses the optimizer, the loss and the metrics; adds the loss and metric ops once
+        the model is built (at once, or on the first fit of a Sequential without an input
+        shape)."""
+        if kwargs:
+            raise TypeError(f"Invalid keyword argument(s) in `compile`: {set(kwargs)}")
+        if loss is None:
+            raise ValueError("The model cannot be compiled because it has no loss to optimize.")
+        if isinstance(loss, (list, tuple, dict)):
+            raise NotImplementedError("one loss per model: the sandbox's keras models have "
+                                      "one output")
+        self.optimizer = optimizers.get(optimizer)
+        self.loss = loss
+        self._loss_fn = losses_module.get(loss)
+        self._metric_specs = list(metrics or [])
+        self._compiled, self._graph_compiled, self._train_op = True, False, None
+        if self.built:
+            self._compile_graph()
+
+    def _compile_graph(self):
+        if self._graph_compiled:
+            return
+        graph = self._graph
+        output = self.outputs[0]
+        layer = K._state(graph)["history"][id(output)][1]
+        with graph.as_default():
+            self.targets = [K.placeholder(ndim=output.get_shape().ndims,
+                                          dtype=output.dtype.base_dtype,
+                                          name=layer.name + "_target")]
+            y_true = self.targets[0]
+            with graph.name_scope("loss"):
+                with graph.name_scope(layer.name + "_loss"):
+                    value = self._loss_fn(y_true, output)
+                    if value.get_shape().ndims != 0:
+                        value = reduction_ops.reduce_mean(value)
+                total = value
+                for extra in self.losses:
+                    total = total + math_ops.cast(extra, total.dtype.base_dtype)
+            self.total_loss = total
+            self.metrics_names, self._metric_tensors = ["loss"], []
+            with graph.name_scope("metrics"):
+                for spec in self._metric_specs:
+                    name, fn = metrics_module.resolve(spec, self._loss_fn, output)
+                    with graph.name_scope(name):
+                        self._metric_tensors.append(reduction_ops.reduce_mean(
+                            math_ops.cast(fn(y_true, output), K.floatx())))
+                    self.metrics_names.append(name)
+        self._graph_compiled = True
+
+    def _make_train_function(self):
+        if self._train_op is None:
+            with self._graph.as_default(), self._graph.name_scope("training"):
+                step = self.optimizer.get_updates(self.total_loss, self.trainable_weights)
+                self._train_op = group(step, *self.updates)
+        return self._train_op
+
+    # -- data ----------------------------------------------------------------------------------
+    def _build_from_data(self, x):
+        raise ValueError("This model has not yet been built: give its first layer an "
+                         "`input_shape`.")
+
+    def _standardize(self, x, y=None, need_y=True):
+        if x is None:
+            raise ValueError("Please provide as model inputs a single array.")
+        if isinstance(x, (list, tuple)) and len(x) == 1:
+            x = x[0]
+        x = np.asarray(x)
+        if not self.built:
+            self._build_from_data(x)
+        if self._compiled:
+            self._compile_graph()
+        inp = self.inputs[0]
+        expected = inp.get_shape().as_list()
+        if x.ndim == 1 and len(expected) == 2:
+            x = x[:, None]
+        if x.ndim != len(expected) or any(e is not None and e != a
+                                           for e, a in zip(expected[1:], x.shape[1:])):
+            what = (f"{len(expected)} dimensions" if x.ndim != len(expected)
+                    else f"shape {tuple(expected[1:])}")
+            raise ValueError(f"Error when checking input: expected {inp.op.name} to have {what} "
+                             "but got array with shape "
+                             f"{x.shape if x.ndim != len(expected) else x.shape[1:]}")
+        x = x.astype(inp.dtype.as_numpy_dtype, copy=False)
+        if not need_y:
+            return x, None
+        if y is None:
+            raise ValueError("You must provide targets (`y`) to train or evaluate a model.")
+        y = np.asarray(y)
+        target = self.targets[0]
+        out_shape = self.outputs[0].get_shape().as_list()
+        if y.ndim == len(out_shape) - 1:
+            y = y[..., None]
+        if len(y) != len(x):
+            raise ValueError("Input arrays should have the same number of samples as target "
+                             f"arrays. Found {len(x)} input samples and {len(y)} target samples.")
+        sparse = self._loss_fn in (losses_module.sparse_categorical_crossentropy,) or \
+            isinstance(self._loss_fn, losses_module.SparseCategoricalCrossentropy)
+        if not sparse and y.ndim == len(out_shape) and out_shape[-1] not in (None, y.shape[-1]):
+            loss_name = getattr(self._loss_fn, "__name__", type(self._loss_fn).__name__)
+            raise ValueError(f"A target array with shape {y.shape} was passed for an output of "
+                             f"shape {tuple(out_shape)} while using as loss `{loss_name}`. This "
+                             "loss expects targets to have the same shape as the output.")
+        return x, y.astype(target.dtype.as_numpy_dtype, copy=False)
+
+    def _run_batches(self, fetches, x, y, batch_size, training, index=None, on_batch=None):
+        """Runs `fetches` on each batch; returns the batch-size-weighted means of the
+        scalars (or the concatenated arrays when y is None)."""
+        session = K.get_session()
+        n = len(x)
+        index = np.arange(n) if index is None else index
+        feed_phase = K._learning_phase_feed(training)
+        sums, outs = None, []
+        for b, start in enumerate(range(0, n, batch_size)):
+            take = index[start:start + batch_size]
+            feed = {self.inputs[0]: x[take], **feed_phase}
+            if y is not None:
+                feed[self.targets[0]] = y[take]
+            values = session.run(fetches, feed)
+            if y is None:
+                outs.append(values)
+                continue
+            scalars = [float(v) for v in values if v is not None]
+            sums = np.zeros(len(scalars)) if sums is None else sums
+            sums += np.array(scalars) * len(take)
+            if on_batch is not None:
+                on_batch(b, len(take), scalars)
+        if y is None:
+            return np.concatenate(outs) if outs else np.zeros((0,))
+        return [float(v) for v in sums / max(n, 1)]
+
+    def _check_compiled(self):
+        if not self._compiled:
+            raise RuntimeError(_NOT_COMPILED)
+
+    # -- fit / evaluate / predict --------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            **kwargs):
+        """Trains for `epochs` epochs of batches of `batch_size` (32); returns the History."""
+        if kwargs:
+            raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
+        if class_weight is not None or sample_weight is not None or steps_per_epoch:
+            raise NotImplementedError("class_weight, sample_weight and steps_per_epoch are not "
+                                      "in the sandbox's keras")
+        self._check_compiled()
+        with self._graph.as_default():
+            x, y = self._standardize(x, y)
+            val = None
+            if validation_data is not None:
+                if len(validation_data) != 2:
+                    raise ValueError("validation_data should be a tuple (val_x, val_y)")
+                val = self._standardize(*validation_data)
+            elif validation_split and 0.0 < validation_split < 1.0:
+                split_at = int(len(x) * (1.0 - validation_split))
+                x, val = x[:split_at], (x[split_at:], y[split_at:])
+                y = y[:split_at]
+            return self._fit_loop(x, y, val, batch_size or 32, epochs, verbose, callbacks,
+                                  shuffle, initial_epoch)
+
+    def _fit_loop(self, x, y, val, batch_size, epochs, verbose, callbacks, shuffle,
+                  initial_epoch):
+        train_op = self._make_train_function()
+        fetches = [train_op, self.total_loss] + self._metric_tensors
+        names = list(self.metrics_names)
+        out_names = names + (["val_" + n for n in names] if val is not None else [])
+        self.history = cbks.History()
+        callback_list = [self.history] + list(callbacks or [])
+        if verbose:
+            callback_list.append(cbks.ProgbarLogger(verbose))
+        callback_list = cbks.CallbackList(callback_list)
+        callback_list.set_model(self)
+        callback_list.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None,
+                                  "samples": len(x), "verbose": verbose,
+                                  "do_validation": val is not None, "metrics": out_names})
+        if verbose:
+            print(f"Train on {len(x)} samples" +
+                  (f", validate on {len(val[0])} samples" if val is not None else ""))
+        self.stop_training = False
+        callback_list.on_train_begin()
+        for epoch in range(initial_epoch, epochs):
+            callback_list.on_epoch_begin(epoch, {})
+            started = time.time()
+            index = np.arange(len(x))
+            if shuffle:
+                np.random.shuffle(index)
+
+            def on_batch(batch, size, values):
+                logs = {"batch": batch, "size": size, **dict(zip(names, values))}
+                callback_list.on_batch_end(batch, logs)
+
+            means = self._run_batches(fetches, x, y, batch_size, True, index, on_batch)
+            logs = dict(zip(names, means))
+            if val is not None:
+                val_means = self._run_batches([self.total_loss] + self._metric_tensors,
+                                              val[0], val[1], batch_size, False)
+                logs.update(("val_" + n, v) for n, v in zip(names, val_means))
+            self._epoch_seconds = time.time() - started
+            callback_list.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        callback_list.on_train_end()
+        return self.history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
+                 steps=None, callbacks=None):
+        """The loss (and metrics) over the data, learning phase 0: a scalar, or a list in the
+        order of model.metrics_names."""
+        self._check_compiled()
+        with self._graph.as_default():
+            x, y = self._standardize(x, y)
+            started = time.time()
+            means = self._run_batches([self.total_loss] + self._metric_tensors, x, y,
+                                      batch_size or 32, False)
+            if verbose:
+                print(cbks.progress_line(len(x), time.time() - started,
+                                         dict(zip(self.metrics_names, means)),
+                                         self.metrics_names, verbose))
+        return means[0] if len(means) == 1 else means
+
+    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
+        """The model's outputs for the inputs, batch by batch, learning phase 0."""
+        with self._graph.as_default():
+            x, _ = self._standardize(x, need_y=False)
+            return self._run_batches(self.outputs[0], x, None, batch_size or 32, False)
+
+    def train_on_batch(self, x, y):
+        self._check_compiled()
+        with self._graph.as_default():
+            x, y = self._standardize(x, y)
+            fetches = [self._make_train_function(), self.total_loss] + self._metric_tensors
+            means = self._run_batches(fetches, x, y, len(x), True)
+        return means[0] if len(means) == 1 else means
+
+    def test_on_batch(self, x, y):
+        self._check_compiled()
+        with self._graph.as_default():
+            x, y = self._standardize(x, y)
+            means = self._run_batches([self.total_loss] + self._metric_tensors, x, y,
+                                      len(x), False)
+        return means[0] if len(means) == 1 else means
+
+    def predict_on_batch(self, x):
+        return self.predict(x, batch_size=len(x))
+
+    # -- weights -------------------------------------------------------------------------------
+    def _get_saver(self):
+        if self._saver is None:
+            with self._graph.as_default():
+                self._saver = Saver({v.op.name: v for v in self.weights})
+        return self._saver
+
+    def save_weights(self, filepath, overwrite=True, save_format=None):
+        """Writes the weights to a TensorFlow checkpoint with the prefix `filepath`."""
+        if save_format == "h5" or str(filepath).endswith((".h5", ".keras")):
+            raise NotImplementedError("HDF5 weight files are not in the sandbox's keras: "
+                                      "save to a TensorFlow checkpoint prefix instead")
+        with self._graph.as_default():
+            saver = self._get_saver()
+            saver.save(K.get_session(), str(filepath), write_meta_graph=False,
+                       write_state=False)
+
+    def load_weights(self, filepath, by_name=False):
+        """Reads the weights back from the checkpoint `filepath` (as save_weights wrote it)."""
+        with self._graph.as_default():
+            saver = self._get_saver()
+            saver.restore(K.get_session(), str(filepath))
