@@ -84,6 +84,12 @@ from .ops.reader_ops import *                        # noqa: F401,F403  tf.TextL
 from .ops.parsing_csv_ops import *                   # noqa: F401,F403  tf.decode_csv
 from .ops.gradients_impl import *                    # noqa: F401,F403  tf.hessians
 from .ops.tensor_array_ops import *                  # noqa: F401,F403  tf.TensorArray
+from .ops.tensor_serialization_ops import *          # noqa: F401,F403  tf.serialize_tensor ...
+from .ops.encode_ops import *                        # noqa: F401,F403  tf.encode_base64 ...
+from .ops.edit_distance_ops import *                 # noqa: F401,F403  tf.edit_distance
+from .ops.switch_case_ops import *                   # noqa: F401,F403  tf.switch_case
+from .ops.complex_ops import *                       # noqa: F401,F403  tf.complex, tf.real ...
+from .ops.fft_ops import *                           # noqa: F401,F403  tf.fft ...
 from . import nn
 from . import train
 from . import summary
@@ -104,6 +110,7 @@ from .platform import tf_logging as logging
 from .api import debugging, io, math, python_io, random, sparse
 from .api import strings  # noqa: F401  tf.strings
 from .api import image  # noqa: F401  tf.image
+from .api import spectral  # noqa: F401  tf.spectral
 from .api import test  # noqa: F401  tf.test
 from .api.math import (acos, acosh, asin, asinh, atan, atan2, atanh,  # noqa: F401
                        confusion_matrix, cosh, cumprod, erfc, log_sigmoid, segment_sum, sinh,

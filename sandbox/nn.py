@@ -15,7 +15,12 @@ sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
 sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
 (dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
 sampled losses nce_loss and sampled_softmax_loss (sandbox/ops/sampled_losses.py) and their
-candidate samplers (sandbox/ops/candidate_sampling_ops.py). A layer of the MNIST tutorial reads:
+candidate samplers (sandbox/ops/candidate_sampling_ops.py); CTC (sandbox/ops/ctc_ops.py:
+ctc_loss, ctc_loss_v2, the greedy and beam search decoders, ctc_unique_labels,
+collapse_repeated); dilation2d and erosion2d (sandbox/ops/morphological_ops.py);
+max_pool_with_argmax and the fractional pools (sandbox/ops/pool_argmax_ops.py); and the TF-1
+names of the depthwise and conv3d gradient ops (sandbox/ops/conv_backprop_ops.py). A layer
+of the MNIST tutorial reads:
 
     h = tf.nn.relu(tf.matmul(x, W) + b)
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
@@ -62,4 +67,16 @@ from .ops.sampled_losses import nce_loss, sampled_softmax_loss  # noqa: F401
 from .ops.candidate_sampling_ops import (  # noqa: F401
     all_candidate_sampler, compute_accidental_hits, log_uniform_candidate_sampler,
     uniform_candidate_sampler,
+)
+from .ops.ctc_ops import (  # noqa: F401
+    ctc_loss, ctc_loss_v2, ctc_greedy_decoder, ctc_beam_search_decoder,
+    ctc_beam_search_decoder_v2, ctc_unique_labels, collapse_repeated,
+)
+from .ops.morphological_ops import dilation2d, erosion2d  # noqa: F401
+from .ops.pool_argmax_ops import (  # noqa: F401
+    max_pool_with_argmax, fractional_max_pool, fractional_avg_pool,
+)
+from .ops.conv_backprop_ops import (  # noqa: F401
+    depthwise_conv2d_backprop_input, depthwise_conv2d_backprop_filter,
+    conv3d_backprop_filter, conv3d_backprop_filter_v2,
 )

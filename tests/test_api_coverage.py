@@ -82,7 +82,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 06:10 UTC
+# pinned 2026-11-28 06:25 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
     ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
@@ -92,72 +92,76 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     RunOptions Session SparseFeature SparseTensor SparseTensorValue TFRecordReader Tensor
     TensorArray TensorShape TextLineReader VERSION VarLenFeature Variable VariableScope
     WholeFileReader abs accumulate_n acos acosh add add_check_numerics_ops add_n
-    add_to_collection add_to_collections all_variables arg_max arg_min argmax argmin argsort
-    as_dtype as_string asin asinh assert_equal assert_greater assert_greater_equal
-    assert_integer assert_less assert_less_equal assert_negative assert_non_negative
-    assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
-    assert_scalar assert_type assert_variables_initialized assign assign_add assign_sub atan
-    atan2 atanh batch_gather batch_to_space batch_to_space_nd betainc bincount bool boolean_mask
+    add_to_collection add_to_collections all_variables angle arg_max arg_min argmax argmin
+    argsort as_dtype as_string asin asinh assert_equal assert_greater assert_greater_equal
+    assert_integer assert_less assert_less_equal assert_near assert_negative assert_non_negative
+    assert_non_positive assert_none_equal assert_positive assert_proper_iterable assert_rank
+    assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar assert_type
+    assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
+    batch_to_space batch_to_space_nd betainc bincount bitcast bool boolean_mask
     broadcast_dynamic_shape broadcast_static_shape broadcast_to case cast ceil check_numerics
     cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value
-    colocate_with concat cond confusion_matrix constant constant_initializer container
-    control_dependencies control_flow_v2_enabled convert_to_tensor
-    convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos cosh
-    count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum custom_gradient
-    decode_csv decode_raw depth_to_space device diag diag_part digamma dimension_at_index
+    colocate_with complex complex128 complex64 concat cond confusion_matrix conj constant
+    constant_initializer container control_dependencies control_flow_v2_enabled
+    convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
+    cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
+    custom_gradient decode_base64 decode_compressed decode_csv decode_json_example decode_raw
+    depth_to_space deserialize_many_sparse device diag diag_part digamma dimension_at_index
     dimension_value disable_control_flow_v2 disable_eager_execution disable_resource_variables
     disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
-    double dynamic_partition dynamic_stitch einsum enable_control_flow_v2 enable_eager_execution
-    enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
-    ensure_shape equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
-    eye fill fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod
-    foldl foldr gather gather_nd get_collection get_collection_ref get_default_graph
-    get_default_session get_local_variable get_logger get_seed get_static_value get_variable
-    get_variable_scope global_norm global_variables global_variables_initializer
-    glorot_normal_initializer glorot_uniform_initializer gradients greater greater_equal group
-    half hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n igamma
-    igammac import_graph_def init_scope initialize_all_tables initialize_all_variables
-    initialize_local_variables initialize_variables int16 int32 int64 int8 invert_permutation
-    is_finite is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor
-    is_variable_initialized lbeta less less_equal lgamma lin_space linspace local_variables
-    local_variables_initializer log log1p log_sigmoid logical_and logical_not logical_or
-    logical_xor make_ndarray make_template make_tensor_proto map_fn matching_files matmul
-    matrix_band_part matrix_determinant matrix_diag matrix_diag_part matrix_inverse
-    matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose matrix_triangular_solve
-    maximum meshgrid min_max_variable_partitioner minimum mod model_variables
-    moving_average_variables multinomial multiply name_scope negative newaxis no_gradient no_op
-    no_regularizer norm not_equal numpy_function one_hot ones ones_initializer ones_like
-    orthogonal_initializer pad parallel_stack parse_example parse_single_example
-    parse_single_sequence_example placeholder placeholder_with_default polygamma pow print
-    py_func py_function qr random_crop random_gamma random_normal random_normal_initializer
-    random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
-    realdiv reciprocal reduce_all reduce_any reduce_join reduce_logsumexp reduce_max reduce_mean
-    reduce_min reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
+    double dynamic_partition dynamic_stitch edit_distance einsum enable_control_flow_v2
+    enable_eager_execution enable_resource_variables enable_tensor_equality enable_v2_behavior
+    enable_v2_tensorshape encode_base64 ensure_shape equal erf erfc executing_eagerly exp
+    expand_dims expm1 extract_image_patches eye fft fft2d fft3d fill fingerprint
+    fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod foldl foldr
+    gather gather_nd get_collection get_collection_ref get_default_graph get_default_session
+    get_local_variable get_logger get_seed get_static_value get_variable get_variable_scope
+    global_norm global_variables global_variables_initializer glorot_normal_initializer
+    glorot_uniform_initializer gradients greater greater_equal group guarantee_const half
+    hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n ifft ifft2d
+    ifft3d igamma igammac imag import_graph_def init_scope initialize_all_tables
+    initialize_all_variables initialize_local_variables initialize_variables int16 int32 int64
+    int8 invert_permutation is_finite is_inf is_nan is_non_decreasing is_numeric_tensor
+    is_strictly_increasing is_tensor is_variable_initialized lbeta less less_equal lgamma
+    lin_space linspace local_variables local_variables_initializer log log1p log_sigmoid
+    logical_and logical_not logical_or logical_xor make_ndarray make_template make_tensor_proto
+    map_fn matching_files matmul matrix_band_part matrix_determinant matrix_diag
+    matrix_diag_part matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls
+    matrix_transpose matrix_triangular_solve maximum meshgrid min_max_variable_partitioner
+    minimum mod model_variables moving_average_variables multinomial multiply name_scope
+    negative newaxis no_gradient no_op no_regularizer norm not_equal numpy_function one_hot ones
+    ones_initializer ones_like orthogonal_initializer pad parallel_stack parse_example
+    parse_single_example parse_single_sequence_example parse_tensor placeholder
+    placeholder_with_default polygamma pow print py_func py_function qr random_crop random_gamma
+    random_normal random_normal_initializer random_poisson random_shuffle random_uniform
+    random_uniform_initializer range rank read_file real realdiv reciprocal reduce_all
+    reduce_any reduce_join reduce_logsumexp reduce_max reduce_mean reduce_min reduce_prod
+    reduce_sum regex_replace register_tensor_conversion_function repeat
     report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
     resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round rsqrt
     saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min scatter_mul
     scatter_nd scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub scatter_update
     searchsorted segment_max segment_mean segment_min segment_prod segment_sum self_adjoint_eig
-    self_adjoint_eigvals sequence_mask set_random_seed setdiff1d shape shape_n sigmoid sign sin
-    sinh size slice sort space_to_batch space_to_batch_nd space_to_depth sparse_add
-    sparse_concat sparse_fill_empty_rows sparse_mask sparse_maximum sparse_merge sparse_minimum
-    sparse_placeholder sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum
-    sparse_reduce_sum_sparse sparse_reorder sparse_reset_shape sparse_reshape sparse_retain
-    sparse_segment_mean sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax
-    sparse_split sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense
-    sparse_to_indicator sparse_transpose split sqrt square squared_difference squeeze stack
-    stop_gradient strided_slice string string_join string_split string_strip
-    string_to_hash_bucket string_to_hash_bucket_fast string_to_hash_bucket_strong
-    string_to_number substr subtract svd tables_initializer tan tanh tensor_scatter_add
-    tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub
-    tensor_scatter_update tensordot tile to_double to_float to_int32 to_int64 trace
-    trainable_variables transpose truediv truncated_normal truncated_normal_initializer
-    truncatediv truncatemod tuple uint16 uint8 uniform_unit_scaling_initializer unique
-    unique_with_counts unravel_index unsorted_segment_max unsorted_segment_mean
-    unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum
-    unstack variable_axis_size_partitioner variable_scope variables_initializer
-    variance_scaling_initializer verify_tensor_all_finite where where_v2 while_loop write_file
-    zeros zeros_initializer zeros_like zeta
+    self_adjoint_eigvals sequence_mask serialize_many_sparse serialize_sparse serialize_tensor
+    set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort space_to_batch
+    space_to_batch_nd space_to_depth sparse_add sparse_concat sparse_fill_empty_rows sparse_mask
+    sparse_maximum sparse_merge sparse_minimum sparse_placeholder sparse_reduce_max
+    sparse_reduce_max_sparse sparse_reduce_sum sparse_reduce_sum_sparse sparse_reorder
+    sparse_reset_shape sparse_reshape sparse_retain sparse_segment_mean sparse_segment_sqrt_n
+    sparse_segment_sum sparse_slice sparse_softmax sparse_split sparse_tensor_dense_matmul
+    sparse_tensor_to_dense sparse_to_dense sparse_to_indicator sparse_transpose split sqrt
+    square squared_difference squeeze stack stop_gradient strided_slice string string_join
+    string_split string_strip string_to_hash_bucket string_to_hash_bucket_fast
+    string_to_hash_bucket_strong string_to_number substr subtract svd switch_case
+    tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub
+    tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update tensordot tile timestamp
+    to_complex128 to_complex64 to_double to_float to_int32 to_int64 trace trainable_variables
+    transpose truediv truncated_normal truncated_normal_initializer truncatediv truncatemod
+    tuple uint16 uint8 uniform_unit_scaling_initializer unique unique_with_counts unravel_index
+    unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+    unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_axis_size_partitioner
+    variable_scope variables_initializer variance_scaling_initializer verify_tensor_all_finite
+    where where_v2 while_loop write_file zeros zeros_initializer zeros_like zeta
 layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
     Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
     MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
@@ -186,51 +190,58 @@ gfile: Copy DeleteRecursively Exists FastGFile GFile Glob IsDirectory ListDirect
 io.gfile: GFile copy exists glob isdir listdir makedirs mkdir remove rename rmtree stat walk
 logging: DEBUG ERROR FATAL INFO TaskLevelStatusMessage WARN debug error fatal flush
     get_verbosity info log log_every_n log_first_n log_if set_verbosity vlog warn warning
-math: abs accumulate_n acos acosh add add_n argmax argmin asin asinh atan atan2 atanh betainc
-    bincount ceil confusion_matrix cos cosh count_nonzero cumprod cumsum digamma divide
-    divide_no_nan equal erf erfc exp expm1 floor floordiv floormod greater greater_equal igamma
-    igammac in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing
+math: abs accumulate_n acos acosh add add_n angle argmax argmin asin asinh atan atan2 atanh
+    betainc bincount ceil confusion_matrix conj cos cosh count_nonzero cumprod cumsum digamma
+    divide divide_no_nan equal erf erfc exp expm1 floor floordiv floormod greater greater_equal
+    igamma igammac imag in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing
     is_strictly_increasing l2_normalize lbeta less less_equal lgamma log log1p log_sigmoid
     log_softmax logical_and logical_not logical_or logical_xor maximum minimum mod multiply
-    multiply_no_nan negative not_equal polygamma pow reciprocal reciprocal_no_nan reduce_all
-    reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean reduce_min
-    reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt scalar_mul segment_max
-    segment_mean segment_min segment_prod segment_sum sigmoid sign sin sinh softmax softplus
-    softsign sqrt square squared_difference subtract tan tanh top_k truediv unsorted_segment_max
-    unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n
-    unsorted_segment_sum xdivy xlogy zero_fraction zeta
+    multiply_no_nan negative not_equal polygamma pow real reciprocal reciprocal_no_nan
+    reduce_all reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean
+    reduce_min reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt scalar_mul
+    segment_max segment_mean segment_min segment_prod segment_sum sigmoid sign sin sinh softmax
+    softplus softsign sqrt square squared_difference subtract tan tanh top_k truediv
+    unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+    unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlogy zero_fraction zeta
 random: all_candidate_sampler categorical gamma get_seed log_uniform_candidate_sampler
     multinomial normal poisson set_random_seed shuffle stateless_categorical
     stateless_multinomial stateless_normal stateless_truncated_normal stateless_uniform
     truncated_normal uniform uniform_candidate_sampler
 io: FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue PriorityQueue QueueBase
     RandomShuffleQueue SparseFeature TFRecordCompressionType TFRecordOptions TFRecordWriter
-    VarLenFeature decode_bmp decode_csv decode_gif decode_image decode_jpeg decode_png
-    decode_raw encode_jpeg extract_jpeg_shape is_jpeg matching_files parse_example
-    parse_sequence_example parse_single_example parse_single_sequence_example read_file
-    tf_record_iterator write_file write_graph
+    VarLenFeature decode_base64 decode_bmp decode_compressed decode_csv decode_gif decode_image
+    decode_jpeg decode_json_example decode_png decode_raw deserialize_many_sparse encode_base64
+    encode_jpeg extract_jpeg_shape is_jpeg matching_files parse_example parse_sequence_example
+    parse_single_example parse_single_sequence_example parse_tensor read_file
+    serialize_many_sparse serialize_sparse serialize_tensor tf_record_iterator write_file
+    write_graph
 debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_equal
-    assert_integer assert_less assert_less_equal assert_negative assert_non_negative
-    assert_non_positive assert_none_equal assert_positive assert_rank assert_rank_at_least
-    assert_scalar assert_type check_numerics is_finite is_inf is_nan is_non_decreasing
-    is_numeric_tensor is_strictly_increasing
+    assert_integer assert_less assert_less_equal assert_near assert_negative assert_non_negative
+    assert_non_positive assert_none_equal assert_positive assert_proper_iterable assert_rank
+    assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar assert_shapes
+    assert_type check_numerics is_finite is_inf is_nan is_non_decreasing is_numeric_tensor
+    is_strictly_increasing
 nn: all_candidate_sampler atrous_conv2d avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2
     batch_norm_with_global_normalization batch_normalization bias_add bidirectional_dynamic_rnn
-    compute_accidental_hits compute_average_loss conv1d conv1d_transpose conv2d
-    conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d conv3d_transpose
-    convolution crelu depth_to_space depthwise_conv2d depthwise_conv2d_native
-    depthwise_conv2d_native_backprop_filter depthwise_conv2d_native_backprop_input dropout
-    dynamic_rnn elu embedding_lookup embedding_lookup_sparse fused_batch_norm in_top_k l2_loss
-    l2_normalize leaky_relu local_response_normalization log_poisson_loss log_softmax
+    collapse_repeated compute_accidental_hits compute_average_loss conv1d conv1d_transpose
+    conv2d conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d
+    conv3d_backprop_filter conv3d_backprop_filter_v2 conv3d_transpose convolution crelu
+    ctc_beam_search_decoder ctc_beam_search_decoder_v2 ctc_greedy_decoder ctc_loss ctc_loss_v2
+    ctc_unique_labels depth_to_space depthwise_conv2d depthwise_conv2d_backprop_filter
+    depthwise_conv2d_backprop_input depthwise_conv2d_native
+    depthwise_conv2d_native_backprop_filter depthwise_conv2d_native_backprop_input dilation2d
+    dropout dynamic_rnn elu embedding_lookup embedding_lookup_sparse erosion2d
+    fractional_avg_pool fractional_max_pool fused_batch_norm in_top_k l2_loss l2_normalize
+    leaky_relu local_response_normalization log_poisson_loss log_softmax
     log_uniform_candidate_sampler lrn max_pool max_pool1d max_pool2d max_pool3d max_pool_v2
-    moments nce_loss normalize_moments pool relu relu6 relu_layer safe_embedding_lookup_sparse
-    sampled_softmax_loss scale_regularization_loss selu separable_conv2d sigmoid
-    sigmoid_cross_entropy_with_logits softmax softmax_cross_entropy_with_logits
-    softmax_cross_entropy_with_logits_v2 softplus softsign space_to_batch space_to_depth
-    sparse_softmax_cross_entropy_with_logits static_bidirectional_rnn static_rnn
-    sufficient_statistics swish tanh top_k uniform_candidate_sampler
-    weighted_cross_entropy_with_logits weighted_moments with_space_to_batch xw_plus_b
-    zero_fraction
+    max_pool_with_argmax moments nce_loss normalize_moments pool relu relu6 relu_layer
+    safe_embedding_lookup_sparse sampled_softmax_loss scale_regularization_loss selu
+    separable_conv2d sigmoid sigmoid_cross_entropy_with_logits softmax
+    softmax_cross_entropy_with_logits softmax_cross_entropy_with_logits_v2 softplus softsign
+    space_to_batch space_to_depth sparse_softmax_cross_entropy_with_logits
+    static_bidirectional_rnn static_rnn sufficient_statistics swish tanh top_k
+    uniform_candidate_sampler weighted_cross_entropy_with_logits weighted_moments
+    with_space_to_batch xw_plus_b zero_fraction
 nn.rnn_cell: BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell
     LSTMStateTuple MultiRNNCell RNNCell ResidualWrapper
 train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer BytesList

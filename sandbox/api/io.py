@@ -21,11 +21,17 @@ The image codecs (decode_png, decode_jpeg, encode_jpeg, decode_image, decode_bmp
 is_jpeg, extract_jpeg_shape) are sandbox/ops/image_codec_ops.py, the same functions as
 tf.image's (TF 1.15 has encode_png in tf.image only).
 
-Not here (TF 1.15 has them): serialize_tensor / parse_tensor, match_filenames_once,
-decode_and_crop_jpeg.
+Tensors as bytes (serialize_tensor, parse_tensor, serialize_sparse, serialize_many_sparse,
+deserialize_many_sparse) are sandbox/ops/tensor_serialization_ops.py; base64, decompression and
+JSON tf.Examples (encode_base64, decode_base64, decode_compressed, decode_json_example) are
+sandbox/ops/encode_ops.py.
+
+Not here (TF 1.15 has them): match_filenames_once, decode_and_crop_jpeg.
 """
 import types as _types
 
+from ..ops.encode_ops import (  # noqa: F401
+    decode_base64, decode_compressed, decode_json_example, encode_base64)
 from ..ops.data_flow_ops import (  # noqa: F401
     PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
@@ -38,6 +44,9 @@ from ..ops.parsing_ops import (  # noqa: F401
     parse_single_example)
 from ..ops.parsing_sequence_ops import (  # noqa: F401
     parse_sequence_example, parse_single_sequence_example)
+from ..ops.tensor_serialization_ops import (  # noqa: F401
+    deserialize_many_sparse, parse_tensor, serialize_many_sparse, serialize_sparse,
+    serialize_tensor)
 from ..platform import gfile as _gfile
 from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
@@ -50,7 +59,9 @@ __all__ = ["PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue
            "parse_example", "parse_single_example", "write_graph", "FixedLenSequenceFeature",
            "SparseFeature", "parse_sequence_example", "parse_single_sequence_example",
            "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
-           "encode_jpeg", "extract_jpeg_shape", "is_jpeg"]
+           "encode_jpeg", "extract_jpeg_shape", "is_jpeg", "serialize_tensor", "parse_tensor",
+           "decode_base64", "encode_base64", "decode_compressed", "decode_json_example",
+           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

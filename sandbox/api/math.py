@@ -7,8 +7,10 @@ xlogy, reduce_std, reduce_variance, unsorted_segment_sum, confusion_matrix ...):
 
     accuracy = tf.reduce_mean(tf.cast(tf.math.equal(tf.math.argmax(y, 1), labels), tf.float32))
 
-Not here (TF 1.15 has them): the complex-number functions (angle, conj, imag, real), the
-special functions (bessel_*, betainc, digamma, igamma, lgamma, polygamma, zeta, lbeta), the
+The complex-number functions (angle, conj, imag, real) are sandbox/ops/complex_ops.py's, the
+same as the top-level names; `abs` of a complex tensor is not handled yet (see that module).
+
+Not here (TF 1.15 has them): the special functions (bessel_*, betainc, digamma, igamma, lgamma, polygamma, zeta, lbeta), the
 segment reductions other than segment_sum and unsorted_segment_sum, bincount,
 cumulative_logsumexp, nextafter, polyval.
 """
@@ -39,6 +41,7 @@ from ..ops.math_extra_ops import (  # noqa: F401
 from ..ops.special_math_ops import (  # noqa: F401
     betainc, digamma, igamma, igammac, lbeta, lgamma, polygamma, zeta,
 )
+from ..ops.complex_ops import angle, conj, imag, real  # noqa: F401
 from ..ops.segment_ops import (  # noqa: F401
     bincount, segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_max,
     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
@@ -49,6 +52,7 @@ __all__ = [
     "segment_max", "segment_mean", "segment_min", "segment_prod", "unsorted_segment_max",
     "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
     "unsorted_segment_sqrt_n", "zeta",
+    "angle", "conj", "imag", "real",
     "abs", "accumulate_n", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh",
     "atan", "atan2", "atanh", "is_non_decreasing", "is_strictly_increasing",
     "ceil", "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "divide",

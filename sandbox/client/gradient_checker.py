@@ -19,7 +19,8 @@ Both Jacobians treat x and y as flat vectors and have x_size rows and y_size col
 compute_gradient returns (theoretical, numerical) -- a list of such pairs when x is a list;
 compute_gradient_error the largest absolute difference between them. x gets random values in
 [0, 1) unless x_init_value is given; init_targets (e.g. [tf.global_variables_initializer()])
-are run first. The sandbox has no complex dtypes, so the complex cases of TF are absent.
+are run first. Only real dtypes are checked: the Jacobians of complex x or y (TF treats them as
+pairs of real numbers) are not computed here.
 """
 import numpy as np
 

@@ -9,10 +9,12 @@ task of a cluster described by TF_CONFIG:
     evaluation.py      one evaluation pass: metrics over local variables, restore, final ops
     training.py        TrainSpec, EvalSpec, train_and_evaluate: what each task type does
     inputs/            tf.estimator.inputs.numpy_input_fn: arrays through a queue
+    export/            tf.estimator.export: serving input receivers and export outputs,
+                       for Estimator.export_saved_model (a SavedModel for serving)
     canned/            the premade Estimators: DNNClassifier, LinearRegressor ... built from
                        tf.feature_column columns and a head
 """
-from . import inputs
+from . import export, inputs
 from .estimator import Estimator
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
@@ -21,5 +23,6 @@ from .canned import (DNNClassifier, DNNRegressor, LinearClassifier, LinearRegres
                      DNNLinearCombinedClassifier, DNNLinearCombinedRegressor)
 
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "TrainSpec", "EvalSpec",
-           "train_and_evaluate", "inputs", "DNNClassifier", "DNNRegressor", "LinearClassifier",
-           "LinearRegressor", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor"]
+           "train_and_evaluate", "inputs", "export", "DNNClassifier", "DNNRegressor",
+           "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
+           "DNNLinearCombinedRegressor"]

@@ -24,6 +24,8 @@ MonitoredSession, so nothing lives between calls but the files in model_dir:
             ops (evaluation.py), writes the results as summaries to model_dir/eval.
   predict   restores the latest checkpoint, yields the predictions one example at a time
             until the input raises OutOfRangeError.
+  export_saved_model   (or export_savedmodel) the PREDICT graph of a serving input receiver
+            and the latest checkpoint as a SavedModel (export/saved_model_export.py).
 """
 import inspect
 import os
@@ -45,6 +47,7 @@ from ..train.saver import Saver
 from ..train.session_run_hook import SessionRunHook
 from ..train.session_manager import logger as _log   # 'sandbox.train', as the hooks log
 from . import evaluation
+from .export import saved_model_export
 from .model_fn import EstimatorSpec, ModeKeys, LOSS_METRIC_KEY
 from .run_config import RunConfig
 
@@ -421,6 +424,22 @@ class Estimator:
             raise RuntimeError("Evaluation produced no results: the final ops did not run.")
         _write_dict_to_summary(self.eval_dir(name), results, results[GraphKeys.GLOBAL_STEP])
         return results
+
+    # -- export ----------------------------------------------------------------------
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn,
+                           assets_extra=None, as_text=False, checkpoint_path=None,
+                           experimental_mode=ModeKeys.PREDICT):
+        """Writes the PREDICT graph of serving_input_receiver_fn() and the latest checkpoint
+        as a SavedModel in export_dir_base/<timestamp>; returns that directory (bytes)."""
+        return saved_model_export.export_all_saved_models(
+            self, export_dir_base, {experimental_mode: serving_input_receiver_fn},
+            assets_extra=assets_extra, as_text=as_text, checkpoint_path=checkpoint_path)
+
+    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
+                          as_text=False, checkpoint_path=None, strip_default_attrs=False):
+        """TF-1's name of export_saved_model (deprecated in TF, kept working)."""
+        return self.export_saved_model(export_dir_base, serving_input_receiver_fn,
+                                       assets_extra, as_text, checkpoint_path)
 
     # -- predict ---------------------------------------------------------------------
     def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None,

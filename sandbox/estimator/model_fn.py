@@ -15,7 +15,11 @@ uses only those it needs, and the spec checks, as TF does, that those are there:
 
     TRAIN    loss (a scalar, or shape [1], which is reshaped to a scalar) and train_op
     EVAL     loss; eval_metric_ops {name: (value_tensor, update_op)} optional
-    PREDICT  predictions (a tensor or a dict of tensors)
+    PREDICT  predictions (a tensor or a dict of tensors); export_outputs, what
+             Estimator.export_saved_model writes as signatures, a dict {key: ExportOutput}
+             (tf.estimator.export.PredictOutput, ClassificationOutput, RegressionOutput):
+             None gives {'serving_default': PredictOutput(predictions)}, a single entry is
+             also put under 'serving_default', several must include 'serving_default'
 
 Every tensor must come from the graph the Estimator is building (the default graph during
 the call): a tensor kept from an earlier call belongs to a graph that is gone.
@@ -29,6 +33,7 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.variables import Variable
 from ..train.monitored_session import Scaffold
 from ..train.session_run_hook import SessionRunHook
+from .export.export_lib import get_export_outputs
 
 __all__ = ["ModeKeys", "EstimatorSpec"]
 
@@ -138,7 +143,7 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
         "prediction_hooks"])):
     """The ops and objects a model_fn returns; checked as described in the module docstring.
 
-    `export_outputs` is kept as given (the sandbox does not write SavedModels);
+    `export_outputs` is checked (and defaulted) in PREDICT mode only, as in TF;
     `scaffold` defaults to a new tf.train.Scaffold."""
 
     def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metric_ops=None,
@@ -150,6 +155,8 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
         train_op = _validate_train_op(train_op, mode)
         loss = _validate_loss(loss, mode)
         predictions = _validate_predictions(predictions, mode)
+        if mode == ModeKeys.PREDICT:       # TF's _validate_estimator_spec_export_outputs
+            export_outputs = get_export_outputs(export_outputs, predictions)
         scaffold = scaffold or Scaffold()
         if not isinstance(scaffold, Scaffold):
             raise TypeError(f"scaffold must be tf.train.Scaffold. Given: {scaffold}")

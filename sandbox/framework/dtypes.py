@@ -1,6 +1,7 @@
 """Data types of tensors -- mirrors TensorFlow's `tf.dtypes` (tensorflow/python/framework/dtypes.py).
 
-A DType names the element type of a tensor (`tf.float32`) and knows its NumPy twin.
+A DType names the element type of a tensor (`tf.float32`) and knows its NumPy twin, and TF's
+enum value for it (`tf.complex64.as_datatype_enum == 8`, types.proto's DT_COMPLEX64).
 Variables produce *reference* tensors whose dtype is the `_ref` twin (`float32_ref`): a
 reference can be assigned to, a plain value cannot.
 """
@@ -10,7 +11,9 @@ import numpy as np
 
 __all__ = ["DType", "as_dtype", "float16", "half", "float32", "float64", "double",
            "int8", "int16", "int32", "int64", "uint8", "uint16", "bool", "string",
-           "float16_ref", "float32_ref", "float64_ref", "int32_ref", "int64_ref"]
+           "complex64", "complex128",
+           "float16_ref", "float32_ref", "float64_ref", "int32_ref", "int64_ref",
+           "complex64_ref", "complex128_ref"]
 
 
 class DType:
@@ -42,6 +45,18 @@ class DType:
     def is_ref(self):
         return self._is_ref
 
+    @property
+    def as_datatype_enum(self):
+        """TF's DataType enum value (types.proto): 1 for float32, 8 for complex64 ...; a
+        reference type's is its base type's + 100."""
+        return _ENUMS[self._name] + (100 if self._is_ref else 0)
+
+    @property
+    def real_dtype(self):
+        """The dtype of the real and imaginary parts: float32 for complex64, float64 for
+        complex128; every other dtype is its own."""
+        return _REAL_OF.get(self._name, self)
+
     # -- kinds ----------------------------------------------------------
     @property
     def is_floating(self):
@@ -54,6 +69,10 @@ class DType:
     @property
     def is_unsigned(self):
         return self._name in ("uint8", "uint16")
+
+    @property
+    def is_complex(self):
+        return self._name in ("complex64", "complex128")
 
     @property
     def is_bool(self):
@@ -73,7 +92,7 @@ class DType:
             return float(np.finfo(self._np).min)
         if self.is_integer:
             return int(np.iinfo(self._np).min)
-        raise TypeError(f"Cannot find minimum value of {self.name}.")
+        raise TypeError(f"Cannot find minimum value of {self} with type {self.base_dtype}.")
 
     @property
     def max(self):
@@ -81,7 +100,14 @@ class DType:
             return float(np.finfo(self._np).max)
         if self.is_integer:
             return int(np.iinfo(self._np).max)
-        raise TypeError(f"Cannot find maximum value of {self.name}.")
+        raise TypeError(f"Cannot find maximum value of {self} with type {self.base_dtype}.")
+
+    @property
+    def limits(self):
+        """(min, max) of a real number type (TF: `dtype.limits`, clip_negative=True)."""
+        if not (self.is_floating or self.is_integer):
+            raise ValueError(f"{self} does not have defined limits.")
+        return self.min, self.max
 
     def is_compatible_with(self, other):
         return self.base_dtype == as_dtype(other).base_dtype
@@ -123,13 +149,24 @@ uint8 = DType("uint8", np.uint8)
 uint16 = DType("uint16", np.uint16)
 bool = DType("bool", np.bool_)  # noqa: A001 -- TensorFlow's own name
 string = DType("string", np.object_)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 half, double = float16, float64
 
 _BY_NAME = {d._name: d for d in (float16, float32, float64, int8, int16, int32, int64,
-                                  uint8, uint16, bool, string)}
+                                  uint8, uint16, bool, string, complex64, complex128)}
 _REF_BY_NAME = {n: DType(n, d._np, is_ref=True) for n, d in _BY_NAME.items()}
 float16_ref, float32_ref, float64_ref = (_REF_BY_NAME[n] for n in ("float16", "float32", "float64"))
 int32_ref, int64_ref = _REF_BY_NAME["int32"], _REF_BY_NAME["int64"]
+complex64_ref, complex128_ref = _REF_BY_NAME["complex64"], _REF_BY_NAME["complex128"]
+
+# TF's DataType enum (tensorflow/core/framework/types.proto); _ref types add 100.
+_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+          "string": 7, "complex64": 8, "int64": 9, "bool": 10, "uint16": 17,
+          "complex128": 18, "float16": 19}
+_BY_ENUM = {e: _BY_NAME[n] for n, e in _ENUMS.items()}
+_BY_ENUM.update({e + 100: _REF_BY_NAME[n] for n, e in _ENUMS.items()})
+_REAL_OF = {"complex64": float32, "complex128": float64}
 
 _ALIASES = {"float": float32, "half": float16, "double": float64, "int": int32,
             "long": int64, "str": string, "bytes": string, "object": string}
@@ -147,7 +184,8 @@ def cpp_type_name(dtype):
 
 
 def as_dtype(type_value):
-    """Converts a DType, a name ('float32', 'float32_ref'), a NumPy dtype or a Python type to a DType."""
+    """Converts a DType, a name ('float32', 'float32_ref'), TF's enum value (1, 8, 108), a NumPy
+    dtype or a Python type to a DType."""
     if isinstance(type_value, DType):
         return type_value
     if isinstance(type_value, str):
@@ -161,6 +199,8 @@ def as_dtype(type_value):
         raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
     if type_value in _PYTHON_TYPES:
         return _PYTHON_TYPES[type_value]
+    if type(type_value) is int and type_value in _BY_ENUM:    # TF's enum value: as_dtype(8)
+        return _BY_ENUM[type_value]
     try:
         np_dtype = np.dtype(type_value)
     except TypeError:

@@ -18,8 +18,6 @@ from . import dtypes
 
 __all__ = ["make_tensor_proto", "make_ndarray"]
 
-# dtype name -> TF's DataType enum name (types.proto)
-_ENUM_NAMES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}
 # dtypes TF writes as tensor_content when there is more than one element
 _CONTENT_TYPES = {"float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64",
                   "uint16", "uint32", "uint64", "qint8", "quint8", "qint16", "quint16",
@@ -38,27 +36,17 @@ def _pb():
 
 
 def enum_of_dtype(dtype):
-    """TF's DataType enum value of a DType."""
-    _, _, types_pb2 = _pb()
-    base = dtype.base_dtype.name
-    name = _ENUM_NAMES.get(base, "DT_" + base.upper())
-    try:
-        value = types_pb2.DataType.Value(name)
-    except ValueError:
-        raise TypeError(f"Cannot make a TensorProto of dtype {base}: the TensorProto here "
-                        "(tensorboardX's copy of TF's) has no such DataType.") from None
-    return value + 100 if dtype.is_ref else value
+    """TF's DataType enum value of a DType (dtypes.py keeps the table: DType.as_datatype_enum)."""
+    return dtype.as_datatype_enum
 
 
 def dtype_of_enum(value):
     """The DType of TF's DataType enum value (a *_REF value gives the reference dtype)."""
-    _, _, types_pb2 = _pb()
-    name = types_pb2.DataType.Name(int(value))
-    ref = name.endswith("_REF")
-    name = name[3:-4 if ref else None].lower()
-    name = {v[3:].lower(): k for k, v in _ENUM_NAMES.items()}.get(name, name)
-    dtype = dtypes.as_dtype(name)
-    return dtype._as_ref if ref else dtype
+    try:
+        return dtypes.as_dtype(int(value))
+    except TypeError:
+        raise TypeError(f"TF's DataType {int(value)} has no dtype in the sandbox (it has "
+                        "numbers, bools and strings).") from None
 
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,

@@ -8,18 +8,22 @@ model is ops in the default graph, run by the Session that keras.backend keeps.
     model.evaluate(x_test, y_test)
 
     backend.py          get_session / set_session / clear_session, learning_phase, variables
-    engine/             Layer, Model (compile, fit, evaluate, predict, summary), Sequential
+    engine/             Layer, Model (compile, fit, evaluate, predict, summary; several
+                        inputs and outputs), Sequential
     layers/             Dense, Dropout, Flatten, Activation, Reshape, Lambda, Input,
-                        Conv2D, MaxPooling2D, AveragePooling2D (on top of tf.layers)
+                        Conv1D, Conv2D, Max/AveragePooling1D/2D, Global*Pooling1D/2D,
+                        Embedding, BatchNormalization, SimpleRNN, LSTM, GRU,
+                        Bidirectional, Concatenate, Add ... (merge layers)
     optimizers.py       SGD, Adam, RMSprop, Adagrad (on top of tf.train's optimizers)
-    losses.py, metrics.py, activations.py, initializers.py, callbacks.py, utils.py
+    losses.py, metrics.py (functions and classes), activations.py, initializers.py,
+    regularizers.py, callbacks.py, utils.py
     datasets/mnist.py   load_data(path) from local files only
 """
 import sys
 import types
 
 from . import (activations, backend, callbacks, datasets, initializers, layers, losses,
-               metrics, optimizers, utils)
+               metrics, optimizers, regularizers, utils)
 from .engine.base_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
@@ -30,4 +34,5 @@ models.Model, models.Sequential = Model, Sequential
 sys.modules[models.__name__] = models
 
 __all__ = ["Sequential", "Model", "Input", "activations", "backend", "callbacks", "datasets",
-           "initializers", "layers", "losses", "metrics", "models", "optimizers", "utils"]
+           "initializers", "layers", "losses", "metrics", "models", "optimizers", "regularizers",
+           "utils"]

@@ -5,10 +5,12 @@ The classes are tf's (ops/init_ops.py), with Keras's defaults where they differ
 `get('glorot_uniform')` turns the names that layers accept into initializers.
 """
 from ..ops import init_ops
+from ..ops.random_extra_ops import Orthogonal
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal",
-           "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "get", "serialize"]
+           "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "Orthogonal", "get",
+           "serialize"]
 
 Initializer = init_ops.Initializer
 Zeros = init_ops.Zeros
@@ -49,6 +51,7 @@ normal = random_normal = RandomNormal
 truncated_normal = TruncatedNormal
 glorot_uniform = GlorotUniform
 glorot_normal = GlorotNormal
+orthogonal = Orthogonal
 
 _BY_NAME = {
     "zeros": Zeros, "zero": Zeros, "ones": Ones, "one": Ones, "constant": Constant,
@@ -58,6 +61,7 @@ _BY_NAME = {
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": he_normal, "he_uniform": he_uniform,
     "lecun_normal": lecun_normal, "lecun_uniform": lecun_uniform,
+    "orthogonal": Orthogonal,
 }
 
 

@@ -34,12 +34,50 @@ def _shape_text(layer):
     return f"[{shape}]" if type(layer).__name__ == "InputLayer" else str(shape)
 
 
+def _inbound_names(model, layer):
+    """'dense[0][0]' for each tensor the layer was called on inside the model (TF's
+    "Connected to": the calling layer, the call's index, the tensor's index)."""
+    members = set(id(m) for m in model.layers)
+    names = []
+    for inputs, _ in layer._inbound:
+        if inputs is None or inputs is _:
+            continue
+        for tensor in inputs if isinstance(inputs, (list, tuple)) else [inputs]:
+            for other in model.layers:
+                calls = [out for _inp, out in other._inbound]
+                if id(other) in members and any(out is tensor for out in calls):
+                    index = next(i for i, out in enumerate(calls) if out is tensor)
+                    names.append(f"{other.name}[{index}][0]")
+    return names
+
+
+def _sequential_like(model):
+    """A chain: each layer called once, on the previous layer's output (TF's test)."""
+    if type(model).__name__ == "Sequential":
+        return True
+    layers = model.layers
+    for previous, layer in zip(layers, layers[1:]):
+        if len(layer._inbound) != 1 or isinstance(layer._inbound[0][0], (list, tuple)):
+            return False
+        if layer._inbound[0][0] is not previous._inbound[-1][1]:
+            return False
+    return len(model.inputs) == 1 and len(model.outputs) == 1
+
+
 def print_summary(model, line_length=None, positions=None, print_fn=None):
     """The table of TF 1.15's model.summary(): layer (type), output shape, param #, then the
-    totals. (One-input, one-output chains only: no 'Connected to' column.)"""
+    totals; a model that is not a chain (several inputs, merge layers) gets TF's fourth
+    column, "Connected to"."""
     print_fn = print_fn or print
-    line_length = line_length or 65
-    positions = positions or [0.45, 0.85, 1.0]
+    chain = _sequential_like(model)
+    if chain:
+        line_length = line_length or 65
+        positions = positions or [0.45, 0.85, 1.0]
+        header = ["Layer (type)", "Output Shape", "Param #"]
+    else:
+        line_length = line_length or 98
+        positions = positions or [0.33, 0.55, 0.67, 1.0]
+        header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
     if positions[-1] <= 1:
         positions = [int(line_length * p) for p in positions]
 
@@ -55,12 +93,19 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
 
     print_fn(f'Model: "{model.name}"')
     print_fn("_" * line_length)
-    row(["Layer (type)", "Output Shape", "Param #"])
+    row(header)
     print_fn("=" * line_length)
     layers = model.layers
     for i, layer in enumerate(layers):
-        row([f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
-             layer.count_params()])
+        fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
+                  layer.count_params()]
+        if chain:
+            row(fields)
+        else:
+            connections = _inbound_names(model, layer)
+            row(fields + [connections[0] if connections else ""])
+            for extra in connections[1:]:
+                row(["", "", "", extra])
         print_fn("=" * line_length if i == len(layers) - 1 else "_" * line_length)
     trainable = int(sum(np.prod(w.get_shape().as_list()) for w in model.trainable_weights))
     total = model.count_params()

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ..framework import dtypes as _dtypes
+from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from .comparison_ops import greater_equal, less_equal, where
@@ -377,7 +378,15 @@ def log1p(x, name=None):
 
 
 def abs(x, name=None):  # noqa: A001 -- TF's name
-    """|x| elementwise."""
+    """|x| elementwise; of a complex tensor, its real magnitude (TF's ComplexAbs, defined in
+    ops/complex_ops.py and built here by its name, so that this module does not import that
+    one)."""
+    x = convert_to_tensor(x, name="x")
+    dtype = x.dtype.base_dtype
+    if dtype.is_complex:
+        with name_scope(name, "Abs", [x]) as scope:
+            return apply_op("ComplexAbs", [x], {"T": dtype, "Tout": dtype.real_dtype},
+                            name=scope, output_dtypes=[dtype.real_dtype])
     return _unary("Abs", x, name, allowed=_NUMBERS)
 
 

@@ -45,6 +45,12 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+
+def _trainable(dtype):
+    """Whether gradients flow into a tensor of `dtype`: floats and complex numbers, as TF's
+    backprop_util.IsTrainable (integers, bools and strings stop them)."""
+    return dtype.is_floating or dtype.is_complex
+
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
               gate_gradients=False, aggregation_method=None, stop_gradients=None):
     """Adds ops computing the gradients of sum(ys) w.r.t. each of xs; returns them as a list."""
@@ -112,7 +118,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                          f"{op.name!r} (type {op.type}) do not match num "
                                          f"inputs {len(op.inputs)}")
                     for t, gt in zip(op.inputs, in_grads):
-                        if gt is not None and t.dtype.base_dtype.is_floating:
+                        if gt is not None and _trainable(t.dtype.base_dtype):
                             if not isinstance(gt, IndexedSlices):
                                 gt = convert_to_tensor(gt)
                             grads[t].append(gt)

@@ -12,16 +12,17 @@ LocalCluster task's output goes where that task's stderr goes. That is TensorFlo
 too (its kernels print on the server).
 """
 import sys
+import time
 
 import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.graph import get_default_graph
-from ..framework.op_def import OpDef, apply_op, unchanged_shape
+from ..framework.op_def import OpDef, apply_op, scalar_shape, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 
-__all__ = ["Assert", "Print", "print"]
+__all__ = ["Assert", "Print", "print", "timestamp"]
 
 
 def summarize(value, n, v2=False):
@@ -206,3 +207,23 @@ def print(*inputs, **kwargs):  # noqa: A001 -- TF's name
         "PrintV2", tensors, [], name=name or "PrintV2",
         attrs={"template": sep.join(parts), "output_stream": stream,
                "summarize": -1 if summarize_n is None else summarize_n, "end": end})
+
+
+# -- tf.timestamp --------------------------------------------------------------------------
+
+class Timestamp(OpDef):
+    """The time (seconds since the Unix epoch, float64) when the op runs."""
+    stateful = True
+    differentiable = False
+
+    shape = scalar_shape
+
+    def kernel():
+        return np.float64(time.time())
+
+
+def timestamp(name=None):
+    """A float64 scalar: the time, in seconds since the Unix epoch, at which the op RUNS (not
+    when it is built) -- tf.timestamp. Stateful, so never folded nor cached."""
+    return apply_op("Timestamp", [], {}, name=name or "Timestamp",
+                    output_dtypes=[_dtypes.float64], graph=get_default_graph())

@@ -35,7 +35,7 @@ from .math_ops import _broadcast_static_shape, _unbroadcast
 
 __all__ = ["roll", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape",
            "meshgrid", "reverse_sequence", "identity_n", "ensure_shape", "where_v2", "repeat",
-           "unravel_index", "parallel_stack", "batch_gather"]
+           "unravel_index", "parallel_stack", "batch_gather", "bitcast", "guarantee_const"]
 
 
 # -- roll -----------------------------------------------------------------------------------
@@ -463,3 +463,81 @@ def batch_gather(params, indices, name=None):
             coords.append(broadcast_to(grid, shape))
         coords.append(i)
         return gather_nd(p, array_ops.stack(coords, axis=-1))
+
+
+# -- bitcast (core/kernels/bitcast_op.cc) ----------------------------------------------------
+
+_BITCAST_TYPES = ("bfloat16, float16, float32, float64, int64, int32, uint8, uint16, uint32, "
+                  "uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, "
+                  "qint32")
+
+
+def _bitcast_shape(shape, in_type, out_type):
+    """The shape of bitcasting `shape` (a TensorShape) from in_type to out_type (TF's
+    Bitcast shape function: one more dimension when the items get smaller, one less when
+    they get bigger); ValueError with TF's message (its DataType numbers) otherwise."""
+    a, b = in_type.size, out_type.size
+    if a == b:
+        return shape
+    if shape.ndims is None:
+        return unknown_shape()
+    if a > b:
+        return shape.concatenate([a // b])
+    ratio = b // a
+    if shape.ndims == 0 or (shape[-1].value is not None and shape[-1].value != ratio):
+        last = "?" if shape.ndims == 0 else shape[-1].value
+        raise ValueError(f"Cannot bitcast from {in_type.as_datatype_enum} to "
+                         f"{out_type.as_datatype_enum} due to shape. {last} does not match "
+                         f"{ratio}")
+    return TensorShape(shape.as_list()[:-1])
+
+
+class Bitcast(OpDef):
+    """The same bytes read as another dtype (little-endian, as TF on x86): [..., k] of a
+    smaller type from a bigger one, the last dimension folded when the other way round."""
+    differentiable = False                    # TF: ops.NotDifferentiable("Bitcast")
+
+    def shape(op):
+        return _bitcast_shape(op.inputs[0].get_shape(), op.inputs[0].dtype.base_dtype,
+                              _dtypes.as_dtype(op.get_attr("type")))
+
+    def kernel(input, T=None, type=None):  # noqa: A002 -- TF's names
+        out = np.dtype(_dtypes.as_dtype(type).as_numpy_dtype)
+        x = np.ascontiguousarray(input)
+        if x.dtype.itemsize == out.itemsize:
+            return x.view(out)
+        if x.dtype.itemsize > out.itemsize:
+            return x.reshape(x.shape + (1,)).view(out)
+        return x.view(out).reshape(x.shape[:-1])
+
+
+def bitcast(input, type, name=None):  # noqa: A002 -- TF's names
+    """`input`'s bytes as `type` (tf.bitcast) -- no copy of meaning, unlike tf.cast: float32
+    1.0 becomes int32 1065353216. No gradient."""
+    with name_scope(name, "Bitcast", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        out = _dtypes.as_dtype(type).base_dtype
+        for arg, dt in (("input", x.dtype.base_dtype), ("type", out)):
+            if dt.name in ("string", "bool"):
+                raise TypeError(f"Value passed to parameter '{arg}' has DataType {dt.name} "
+                                f"not in list of allowed values: {_BITCAST_TYPES}")
+        return apply_op("Bitcast", [x], {"T": x.dtype.base_dtype, "type": out}, name=scope,
+                        output_dtypes=[out])
+
+
+# -- guarantee_const (core/kernels/guarantee_const_op.cc) -----------------------------------
+
+class GuaranteeConst(OpDef):
+    """y = x, with the promise that x does not change (TF may then constant-fold it); no
+    gradient registered, as in TF (tf.gradients through it raises LookupError)."""
+    shape = unchanged_shape
+
+    def kernel(input, T=None):  # noqa: A002 -- TF's name
+        return input
+
+
+def guarantee_const(input, name=None):  # noqa: A002 -- TF's name
+    """`input` unchanged, marked as constant for the whole session (tf.guarantee_const)."""
+    with name_scope(name, "GuaranteeConst", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        return apply_op("GuaranteeConst", [x], {"T": x.dtype.base_dtype}, name=scope)

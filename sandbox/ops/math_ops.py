@@ -40,7 +40,8 @@ __all__ = [
     # negation and rounding
     "negative", "neg", "floor", "ceil", "round", "rint",
     # dtypes
-    "cast", "to_float", "to_double", "to_int32", "to_int64", "saturate_cast",
+    "cast", "to_float", "to_double", "to_int32", "to_int64", "to_complex64", "to_complex128",
+    "saturate_cast",
     "lin_space", "linspace",
 ]
 
@@ -49,6 +50,10 @@ _INTS = (_dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint
          _dtypes.uint16)
 _NUMBERS = _FLOATS + _INTS
 _BOOL = (_dtypes.bool,)
+# Complex numbers (ops/complex_ops.py) take part in + - * / and negation only; the other
+# ops of the sandbox keep to _NUMBERS.
+_COMPLEX = (_dtypes.complex64, _dtypes.complex128)
+_ARITH = _NUMBERS + _COMPLEX
 
 
 # ===================================================================================
@@ -105,6 +110,16 @@ def _unary(op_type, x, name, allowed=_FLOATS, out_dtype=None):
         dtype = x.dtype.base_dtype
         return apply_op(op_type, [x], {"T": dtype}, name=scope,
                         output_dtypes=[out_dtype or dtype])
+
+
+def _conj(t):
+    """conj(t) for a complex tensor, t itself otherwise: TF's gradients of a complex x * y
+    (x / y) are grad * conj(y) ... The Conj op is defined in ops/complex_ops.py; it
+    is built here by its name, so that this module does not import that one."""
+    dtype = t.dtype.base_dtype
+    if not dtype.is_complex:
+        return t
+    return apply_op("Conj", [t], {"T": dtype}, name="Conj")
 
 
 def _broadcast_static_shape(a, b):
@@ -226,7 +241,8 @@ class Mul(_BinaryOp):
 
     def gradient(op, grad):
         x, y = op.inputs
-        return [_unbroadcast(multiply(grad, y), x, y), _unbroadcast(multiply(x, grad), y, x)]
+        cx, cy = _conj(x), _conj(y)
+        return [_unbroadcast(multiply(grad, cy), x, y), _unbroadcast(multiply(cx, grad), y, x)]
 
 
 def _real_div(x, y):
@@ -248,8 +264,9 @@ class RealDiv(_BinaryOp):
 
     def gradient(op, grad):
         x, y = op.inputs
-        return [_unbroadcast(realdiv(grad, y), x, y),
-                _unbroadcast(multiply(grad, realdiv(realdiv(negative(x), y), y)), y, x)]
+        cx, cy = _conj(x), _conj(y)
+        return [_unbroadcast(realdiv(grad, cy), x, y),
+                _unbroadcast(multiply(grad, realdiv(realdiv(negative(cx), cy), cy)), y, x)]
 
 
 def _floor_div(x, y):
@@ -330,22 +347,22 @@ class Pow(_BinaryOp):
 
 def add(x, y, name=None):
     """x + y elementwise, with broadcasting."""
-    return _binary("Add", x, y, name, allowed=_NUMBERS + (_dtypes.string,))
+    return _binary("Add", x, y, name, allowed=_ARITH + (_dtypes.string,))
 
 
 def subtract(x, y, name=None):
     """x - y elementwise, with broadcasting."""
-    return _binary("Sub", x, y, name)
+    return _binary("Sub", x, y, name, allowed=_ARITH)
 
 
 def multiply(x, y, name=None):
     """x * y elementwise, with broadcasting."""
-    return _binary("Mul", x, y, name)
+    return _binary("Mul", x, y, name, allowed=_ARITH)
 
 
 def realdiv(x, y, name=None):
     """x / y elementwise for real numbers (no integer-to-float conversion)."""
-    return _binary("RealDiv", x, y, name)
+    return _binary("RealDiv", x, y, name, allowed=_ARITH)
 
 
 def floor_div(x, y, name=None):
@@ -386,7 +403,7 @@ def truediv(x, y, name=None):
         dtype = x.dtype.base_dtype
         if dtype in _TRUEDIV_TABLE:
             x, y = cast(x, _TRUEDIV_TABLE[dtype]), cast(y, _TRUEDIV_TABLE[dtype])
-        elif dtype not in _FLOATS:
+        elif dtype not in _FLOATS + _COMPLEX:
             raise TypeError(f"Invalid dtype {dtype!r} in __truediv__ ({x.name!r}).")
         return realdiv(x, y, name=scope)
 
@@ -401,7 +418,7 @@ def div(x, y, name=None):
     for floats."""
     with name_scope(name, "div", [x, y]) as scope:
         x, y = _convert_pair(x, y, "Div")
-        if x.dtype.base_dtype.is_floating:
+        if x.dtype.base_dtype.is_floating or x.dtype.base_dtype.is_complex:
             return realdiv(x, y, name=scope)
         return floor_div(x, y, name=scope)
 
@@ -479,7 +496,7 @@ class Rint(_UnaryOp):
 
 def negative(x, name=None):
     """-x elementwise."""
-    return _unary("Neg", x, name, allowed=_NUMBERS)
+    return _unary("Neg", x, name, allowed=_ARITH)
 
 
 def floor(x, name=None):
@@ -552,12 +569,15 @@ class Cast(OpDef):
     shape = unchanged_shape
 
     def kernel(x, SrcT=None, DstT=None, Truncate=False):  # noqa: N803 -- TF's attr names
+        if np.iscomplexobj(x) and not DstT.is_complex:
+            x = np.real(x)                   # TF keeps the real part, without NumPy's warning
         return np.asarray(x, dtype=DstT.as_numpy_dtype)
 
     def gradient(op, grad):
         src = op.inputs[0].dtype.base_dtype
-        if src.is_floating and grad.dtype.base_dtype.is_floating:
-            return [cast(grad, src)]
+        dst = grad.dtype.base_dtype
+        if (src.is_floating or src.is_complex) and (dst.is_floating or dst.is_complex):
+            return [cast(grad, src)]        # complex -> real takes the real part (TF's cast)
         return [None]
 
 
@@ -596,6 +616,16 @@ def to_int32(x, name="ToInt32"):
 def to_int64(x, name="ToInt64"):
     """cast(x, tf.int64) (deprecated in TF: use tf.cast)."""
     return cast(x, _dtypes.int64, name=name)
+
+
+def to_complex64(x, name="ToComplex64"):
+    """cast(x, tf.complex64) (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.complex64, name=name)
+
+
+def to_complex128(x, name="ToComplex128"):
+    """cast(x, tf.complex128) (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.complex128, name=name)
 
 
 def saturate_cast(value, dtype, name=None):

@@ -27,7 +27,7 @@ from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import convert_to_tensor
 
 __all__ = ["string_to_hash_bucket_fast", "string_to_hash_bucket_strong",
-           "string_to_hash_bucket"]
+           "string_to_hash_bucket", "fingerprint"]
 
 _M = (1 << 64) - 1
 
@@ -319,3 +319,60 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input
         x = _check("StringToHashBucket", string_tensor, num_buckets, "string_tensor")
         return apply_op("StringToHashBucket", [x], {"num_buckets": int(num_buckets)},
                         name=scope, output_dtypes=[_dtypes.int64])
+
+
+# -- tf.fingerprint (core/kernels/fingerprint_op.cc) -----------------------------------------
+
+def _digest(data):
+    return np.frombuffer(fingerprint64(data).to_bytes(8, "little"), np.uint8)
+
+
+class Fingerprint(OpDef):
+    """[batch, 8] uint8: Fingerprint64 of each row's bytes, little-endian. A string row of
+    one element is its bytes; of several, the concatenated fingerprints of its strings."""
+    differentiable = False
+
+    def shape(op):
+        from ..framework.tensor_shape import TensorShape
+        from ..framework.tensor_util import constant_value
+        data = op.inputs[0].get_shape()
+        if data.ndims == 0:
+            raise ValueError("Shape must be at least rank 1 but is rank 0")
+        method = constant_value(op.inputs[1])
+        if method is not None:
+            method = method.item() if hasattr(method, "item") else method
+            method = method.decode() if isinstance(method, bytes) else str(method)
+            if method != "farmhash64":
+                raise ValueError(f"Unsupported method: {method}")
+        return TensorShape([data[0].value if data.ndims else None, 8])
+
+    def kernel(data, method, T=None):  # noqa: N803 -- TF's attr name
+        method = method.item() if hasattr(method, "item") else method
+        method = method.decode() if isinstance(method, bytes) else str(method)
+        if method != "farmhash64":
+            raise errors.InvalidArgumentError(None, None, f"Unsupported fingerprint method: "
+                                              f"{method}")
+        data = np.asarray(data)
+        batch = data.shape[0]
+        rows = data.reshape(batch, -1) if batch else data.reshape(0, 0)
+        out = np.zeros((batch, 8), np.uint8)
+        for b in range(batch):
+            row = rows[b]
+            if data.dtype == object:
+                strings = [s if isinstance(s, bytes) else str(s).encode() for s in row]
+                raw = strings[0] if len(strings) == 1 else \
+                    b"".join(_digest(s).tobytes() for s in strings)
+            else:
+                raw = np.ascontiguousarray(row).astype(row.dtype.newbyteorder("<")).tobytes()
+            out[b] = _digest(raw)
+        return out
+
+
+def fingerprint(data, method="farmhash64", name=None):
+    """A [batch, 8] uint8 tensor: FarmHash's Fingerprint64 of each row (all but the first
+    dimension) of `data`, of any dtype (tf.fingerprint; stable across TF versions)."""
+    with name_scope(name, "Fingerprint", [data]) as scope:
+        x = convert_to_tensor(data, name="data")
+        m = convert_to_tensor(method, dtype=_dtypes.string, name="method")
+        return apply_op("Fingerprint", [x, m], {"T": x.dtype.base_dtype}, name=scope,
+                        output_dtypes=[_dtypes.uint8])

@@ -186,11 +186,17 @@ def _read(value, index):
     return element
 
 
-def _stacked(value, indices):
+def _stacked(value, indices, element_shape=None):
+    """The elements at `indices`, stacked. With none to stack, the shape of an element is the
+    array's own if fully known, else `element_shape` (the one the Python TensorArray had
+    learned from its writes when the gather op was built), as TF's TensorArrayGatherV3."""
     state = value.state
     elements = [_read(value, int(i)) for i in indices]
     if not elements:
         shape = state.element_shape
+        if (shape is None or any(d is None for d in shape)) and element_shape is not None \
+                and element_shape.is_fully_defined():
+            shape = tuple(element_shape.as_list())
         if shape is None or any(d is None for d in shape):
             raise errors.UnimplementedError(
                 None, None, f"TensorArray {state.name}: TensorArray has size zero, but element "
@@ -265,7 +271,8 @@ class TensorArrayGatherV3(OpDef):
     stateful = True
 
     def kernel(indices, flow_in, dtype=None, element_shape=None):
-        return _stacked(_array_of(flow_in), np.asarray(indices).reshape(-1))
+        return _stacked(_array_of(flow_in), np.asarray(indices).reshape(-1),
+                        TensorShape(element_shape) if element_shape is not None else None)
 
     def shape(op):
         n = op.inputs[0].get_shape()

@@ -325,10 +325,10 @@ def test_py_func_errors_are_the_functions_not_the_sandboxs():
         assert list(sess.run(s)) == [b"a", b"bc"]
 
 
-def test_map_fn_on_empty_elems_says_why():
+def test_map_fn_on_empty_elems_gives_an_empty_result_as_tf():
+    # (map_fn is built on TensorArrays now, as TF's: TF 2.15 returns shape (0,) here)
     x = tf.placeholder(tf.float32, [None])
     m = tf.map_fn(lambda e: e * 2.0, x)
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(m, {x: [1.0, 2.0]}), [2.0, 4.0])
-        with pytest.raises(tf.errors.InvalidArgumentError, match="elems is empty"):
-            sess.run(m, {x: []})
+        assert sess.run(m, {x: []}).shape == (0,)

@@ -12,6 +12,13 @@ the evaluation metrics and (with the optimizer's train_op_fn) the train_op:
     regression   squared error; predictions 'predictions'; metrics average_loss, label/mean,
                  prediction/mean
 
+In PREDICT mode a head also gives TF's export_outputs (the signatures of
+Estimator.export_saved_model): classifiers a ClassificationOutput (scores: probabilities,
+classes: every class name) under 'serving_default' and 'classification', binary ones also a
+RegressionOutput of 'logistic' under 'regression'; regressors a RegressionOutput of the
+predictions under 'serving_default' and 'regression'; all a PredictOutput of every prediction
+under 'predict'.
+
 The training loss is the example losses (times the weight_column's weights) reduced by
 `loss_reduction`: tf.losses.Reduction.SUM by default, as TF-1's v1 canned estimators do (the
 V2 ones default to SUM_OVER_BATCH_SIZE); 'average_loss' is always the weighted mean.
@@ -26,12 +33,19 @@ from ...framework.graph import control_dependencies, name_scope
 from ...ops import (array_ops, basic_math_ops, check_ops, control_flow_ops, math_ops, nn_ops,
                     reduction_ops, slicing_ops, string_ops)
 from ...feature_column.feature_column import _vocab_lookup
+from ...ops.constant_op import constant
 from ...train import training_util
+from ..export import export_output
 from ..model_fn import EstimatorSpec, ModeKeys
 
 __all__ = ["multi_class_head", "binary_classification_head", "regression_head"]
 
 Reduction = losses_impl.Reduction
+
+_DEFAULT_SERVING_KEY = "serving_default"      # signature_constants.DEFAULT_SERVING_...
+_CLASSIFY_SERVING_KEY = "classification"
+_REGRESS_SERVING_KEY = "regression"
+_PREDICT_SERVING_KEY = "predict"
 
 
 def _check_features(features):
@@ -132,7 +146,8 @@ class _Head:
             logits = array_ops.reshape(logits, [-1, self.logits_dimension])
             predictions = self._predictions(logits)
             if mode == ModeKeys.PREDICT:
-                return EstimatorSpec(mode, predictions=predictions)
+                return EstimatorSpec(mode, predictions=predictions,
+                                     export_outputs=self._export_outputs(predictions))
             weights = _get_weights(features, self._weight_column)
             labels, unweighted = self._labels_and_loss(labels, logits)
             training_loss = losses_impl.compute_weighted_loss(
@@ -178,6 +193,23 @@ class _MultiClassHead(_Head):
         ids = array_ops.expand_dims(array_ops.range(0, self._n_classes), 0)
         return slicing_ops.tile(ids, array_ops.stack([batch, 1]))
 
+    def _classification_output(self, scores):
+        """TF's _classification_output: every class name, a row per example."""
+        batch = array_ops.shape(scores)[0]
+        if self._label_vocabulary:
+            class_list = constant(list(self._label_vocabulary))
+        else:
+            class_list = string_ops.as_string(array_ops.range(0, self._n_classes))
+        classes = slicing_ops.tile(array_ops.expand_dims(class_list, 0),
+                                   array_ops.stack([batch, 1]))
+        return export_output.ClassificationOutput(scores=scores, classes=classes)
+
+    def _export_outputs(self, predictions):
+        classifier_output = self._classification_output(predictions["probabilities"])
+        return {_DEFAULT_SERVING_KEY: classifier_output,
+                _CLASSIFY_SERVING_KEY: classifier_output,
+                _PREDICT_SERVING_KEY: export_output.PredictOutput(predictions)}
+
     def _predictions(self, logits):
         with name_scope(None, "predictions"):
             class_ids = array_ops.expand_dims(reduction_ops.argmax(logits, 1), -1)
@@ -210,6 +242,14 @@ class _BinaryHead(_MultiClassHead):
         _Head.__init__(self, 1, weight_column, loss_reduction, name)
         self._n_classes = 2
         self._label_vocabulary = label_vocabulary
+
+    def _export_outputs(self, predictions):
+        classifier_output = self._classification_output(predictions["probabilities"])
+        return {_DEFAULT_SERVING_KEY: classifier_output,
+                _CLASSIFY_SERVING_KEY: classifier_output,
+                _REGRESS_SERVING_KEY: export_output.RegressionOutput(
+                    value=predictions["logistic"]),
+                _PREDICT_SERVING_KEY: export_output.PredictOutput(predictions)}
 
     def _predictions(self, logits):
         with name_scope(None, "predictions"):
@@ -264,6 +304,12 @@ class _RegressionHead(_Head):
 
     def _predictions(self, logits):
         return {"predictions": logits}
+
+    def _export_outputs(self, predictions):
+        regression_output = export_output.RegressionOutput(value=predictions["predictions"])
+        return {_DEFAULT_SERVING_KEY: regression_output,
+                _REGRESS_SERVING_KEY: regression_output,
+                _PREDICT_SERVING_KEY: export_output.PredictOutput(predictions)}
 
     def _labels_and_loss(self, labels, logits):
         labels = math_ops.cast(_labels_2d(labels, self.logits_dimension), dtypes.float32)

@@ -15,7 +15,13 @@ class with this Layer mixed in, which changes how it is named and called:
   * get_weights() / set_weights() move numpy values through keras.backend's session.
 
 Variables are still made with tf.get_variable, so replica_device_setter places them.
+
+Masks: a layer's output may carry `_keras_mask` (Embedding(mask_zero=True) makes one); the
+next layer gets it as call(..., mask=) when its call takes `mask`, and passes it on when it
+`supports_masking` (compute_mask), as TF's base_layer does.
 """
+import inspect
+
 from ...framework.tensor_shape import TensorShape
 from ...layers import base as _tf_base
 from ...ops import variable_scope as vs
@@ -52,12 +58,33 @@ class Layer(_tf_base.Layer):
 
     def __call__(self, inputs, *args, **kwargs):
         if isinstance(inputs, (list, tuple)):
-            raise NotImplementedError(f"Layer {self.name}: layers with several inputs are not "
-                                      "in the sandbox's keras")
+            raise NotImplementedError(f"Layer {self.name}: of the layers with several inputs "
+                                      "the sandbox's keras has the merge layers (Concatenate, "
+                                      "Add, ...)")
+        mask = getattr(inputs, "_keras_mask", None)
+        if mask is not None and self._call_takes_mask() and "mask" not in kwargs:
+            kwargs["mask"] = mask
         outputs = super().__call__(inputs, *args, **kwargs)
+        out_mask = self.compute_mask(inputs, mask)
+        if out_mask is not None:
+            try:
+                outputs._keras_mask = out_mask
+            except AttributeError:
+                pass
         self._inbound.append((inputs, outputs))
         K._state(outputs.graph)["history"][id(outputs)] = (outputs, self, inputs)
         return outputs
+
+    # -- masks (Embedding(mask_zero=True) -> pooling / RNN layers) ---------------------------
+    supports_masking = False
+
+    def _call_takes_mask(self):
+        return "mask" in inspect.signature(self.call).parameters
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs: the input's, passed on by layers that support masking
+        (TF keeps it as the output tensor's `_keras_mask`)."""
+        return mask if self.supports_masking else None
 
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
                    regularizer=None, trainable=None, constraint=None, **kwargs):

@@ -13,6 +13,10 @@ Everything is ops in the model's graph. compile adds the target placeholder
 training step (the optimizer's update ops, under 'training'); then each batch is one
 Session.run of those ops, fed the batch and keras_learning_phase=True (evaluate and predict
 leave it False, so Dropout is off). The Session is keras.backend.get_session()'s.
+
+Models of several inputs and outputs (keras.Model([a, b], [out1, out2])) take lists or dicts
+(by layer name) of arrays, and compile takes a loss per output (engine/training_utils.py);
+engine/network.py finds the layers between the inputs and the outputs.
 """
 import time
 
@@ -28,7 +32,9 @@ from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers
 from ..utils import print_summary
-from .base_layer import InputLayer, Layer
+from . import training_utils
+from .base_layer import Layer
+from .network import map_graph_network
 
 __all__ = ["Model"]
 
@@ -37,8 +43,8 @@ _NOT_COMPILED = ("You must compile your model before training/testing. Use "
 
 
 class Model(Layer):
-    """A graph of layers from `inputs` to `outputs` (one input, one output tensor), with the
-    training methods."""
+    """A graph of layers from `inputs` to `outputs` (a tensor or a list of tensors each),
+    with the training methods."""
 
     def __init__(self, *args, **kwargs):
         inputs = kwargs.pop("inputs", args[0] if args else None)
@@ -62,36 +68,47 @@ class Model(Layer):
     def _init_graph_network(self, inputs, outputs):
         inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-        if len(inputs) != 1 or len(outputs) != 1:
-            raise NotImplementedError("the sandbox's keras models have one input and one output")
-        history = K._state(self._graph)["history"]
-        if id(inputs[0]) not in history:
-            raise ValueError("Input tensors to a Model must come from `tf.keras.Input`. "
-                             f"Received: {inputs[0]} (missing previous layer metadata).")
-        order, seen = [], set()
-
-        def visit(tensor):
-            if id(tensor) not in history:
-                raise ValueError("Output tensors to a Model must be the output of a Keras "
-                                 f"`Layer` (thus holding past layer metadata). Found: {tensor}")
-            _, layer, inp = history[id(tensor)]
-            if inp is not None and not any(tensor is i for i in inputs):
-                visit(inp)
-            if id(layer) not in seen:
-                seen.add(id(layer))
-                order.append(layer)
-
-        visit(outputs[0])
-        if not isinstance(order[0], InputLayer) or order[0].output is not inputs[0]:
-            raise ValueError(f"Graph disconnected: cannot obtain value for tensor {inputs[0]}: "
-                             "the output does not depend on this input")
-        self._layers = order
+        self._layers = map_graph_network(self._graph, inputs, outputs)
         self.inputs, self.outputs = inputs, outputs
         self.built = True
+
+    def _layer_of(self, tensor):
+        return K._state(self._graph)["history"][id(tensor)][1]
+
+    @property
+    def input_names(self):
+        return [self._layer_of(t).name for t in self.inputs]
+
+    @property
+    def output_names(self):
+        return [self._layer_of(t).name for t in self.outputs]
 
     @property
     def layers(self):
         return list(self._layers)
+
+    def _one_or_list(self, tensors, what):
+        if not tensors:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        return tensors[0] if len(tensors) == 1 else list(tensors)
+
+    @property
+    def input(self):
+        return self._one_or_list(self.inputs, "input")
+
+    @property
+    def output(self):
+        return self._one_or_list(self.outputs, "output")
+
+    @property
+    def input_shape(self):
+        shapes = [tuple(t.get_shape().as_list()) for t in self.inputs]
+        return self._one_or_list(shapes, "input")
+
+    @property
+    def output_shape(self):
+        shapes = [tuple(t.get_shape().as_list()) for t in self.outputs]
+        return self._one_or_list(shapes, "output")
 
     def get_layer(self, name=None, index=None):
         if index is not None:
@@ -156,20 +173,19 @@ class Model(Layer):
     # -- compile -------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
                 sample_weight_mode=None, weighted_metrics=None, target_tensors=None, **kwargs):
-        """Chooses the optimizer, the loss and the metrics; adds the loss and metric ops once
-        the model is built (at once, or on the first fit of a Sequential without an input
-        shape)."""
+        """Chooses the optimizer, the loss(es) and the metrics (see training_utils.py for
+        several outputs); adds the loss and metric ops once the model is built (at once, or
+        on the first fit of a Sequential without an input shape)."""
         if kwargs:
             raise TypeError(f"Invalid keyword argument(s) in `compile`: {set(kwargs)}")
         if loss is None:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
-        if isinstance(loss, (list, tuple, dict)):
-            raise NotImplementedError("one loss per model: the sandbox's keras models have "
-                                      "one output")
         self.optimizer = optimizers.get(optimizer)
         self.loss = loss
-        self._loss_fn = losses_module.get(loss)
-        self._metric_specs = list(metrics or [])
+        self.loss_weights = loss_weights
+        if not isinstance(loss, (list, tuple, dict)):
+            self._loss_fn = losses_module.get(loss)
+        self._metric_specs = metrics or []
         self._compiled, self._graph_compiled, self._train_op = True, False, None
         if self.built:
             self._compile_graph()
@@ -178,30 +194,46 @@ class Model(Layer):
         if self._graph_compiled:
             return
         graph = self._graph
-        output = self.outputs[0]
-        layer = K._state(graph)["history"][id(output)][1]
+        names = self.output_names
+        single = len(self.outputs) == 1
+        self._loss_fns = [losses_module.get(spec) for spec in
+                          training_utils.per_output(self.loss, names, "loss")]
+        weights = training_utils.per_output(self.loss_weights, names, "loss_weights", 1.0)
+        metric_lists = training_utils.per_output_metrics(self._metric_specs, names)
         with graph.as_default():
-            self.targets = [K.placeholder(ndim=output.get_shape().ndims,
-                                          dtype=output.dtype.base_dtype,
-                                          name=layer.name + "_target")]
-            y_true = self.targets[0]
+            self.targets = [K.placeholder(ndim=out.get_shape().ndims,
+                                          dtype=out.dtype.base_dtype, name=name + "_target")
+                            for out, name in zip(self.outputs, names)]
+            per_output = []
             with graph.name_scope("loss"):
-                with graph.name_scope(layer.name + "_loss"):
-                    value = self._loss_fn(y_true, output)
-                    if value.get_shape().ndims != 0:
-                        value = reduction_ops.reduce_mean(value)
-                total = value
+                total = None
+                for out, target, name, fn, weight in zip(self.outputs, self.targets, names,
+                                                         self._loss_fns, weights):
+                    with graph.name_scope(name + "_loss"):
+                        value = fn(target, out)
+                        if value.get_shape().ndims != 0:
+                            value = reduction_ops.reduce_mean(value)
+                    per_output.append(value)
+                    term = value if weight == 1.0 else value * float(weight)
+                    total = term if total is None else total + term
                 for extra in self.losses:
                     total = total + math_ops.cast(extra, total.dtype.base_dtype)
             self.total_loss = total
             self.metrics_names, self._metric_tensors = ["loss"], []
+            if not single:
+                self.metrics_names += [name + "_loss" for name in names]
+                self._metric_tensors += per_output
             with graph.name_scope("metrics"):
-                for spec in self._metric_specs:
-                    name, fn = metrics_module.resolve(spec, self._loss_fn, output)
-                    with graph.name_scope(name):
-                        self._metric_tensors.append(reduction_ops.reduce_mean(
-                            math_ops.cast(fn(y_true, output), K.floatx())))
-                    self.metrics_names.append(name)
+                for out, target, name, fn, specs in zip(self.outputs, self.targets, names,
+                                                        self._loss_fns, metric_lists):
+                    for spec in specs:
+                        metric_name, metric = metrics_module.resolve(spec, fn, out)
+                        if not single:
+                            metric_name = name + "_" + metric_name
+                        with graph.name_scope(metric_name):
+                            self._metric_tensors.append(reduction_ops.reduce_mean(
+                                math_ops.cast(metric(target, out), K.floatx())))
+                        self.metrics_names.append(metric_name)
         self._graph_compiled = True
 
     def _make_train_function(self):
@@ -217,16 +249,30 @@ class Model(Layer):
                          "`input_shape`.")
 
     def _standardize(self, x, y=None, need_y=True):
+        """x (and y) as lists of arrays, one per input (output), checked against the model's
+        placeholders."""
         if x is None:
-            raise ValueError("Please provide as model inputs a single array.")
-        if isinstance(x, (list, tuple)) and len(x) == 1:
-            x = x[0]
-        x = np.asarray(x)
+            raise ValueError("Please provide as model inputs a single array or a list of "
+                             "arrays.")
         if not self.built:
-            self._build_from_data(x)
+            xs = training_utils.standardize_arrays(x, ["input"], "input")
+            self._build_from_data(xs[0])
+        xs = training_utils.standardize_arrays(x, self.input_names, "input")
         if self._compiled:
             self._compile_graph()
-        inp = self.inputs[0]
+        xs = [self._check_input(inp, array) for inp, array in zip(self.inputs, xs)]
+        if not need_y:
+            training_utils.check_array_lengths(xs, [])
+            return xs, None
+        if y is None:
+            raise ValueError("You must provide targets (`y`) to train or evaluate a model.")
+        ys = training_utils.standardize_arrays(y, self.output_names, "target")
+        ys = [self._check_target(i, array) for i, array in enumerate(ys)]
+        training_utils.check_array_lengths(xs, ys)
+        return xs, ys
+
+    @staticmethod
+    def _check_input(inp, x):
         expected = inp.get_shape().as_list()
         if x.ndim == 1 and len(expected) == 2:
             x = x[:, None]
@@ -237,43 +283,38 @@ class Model(Layer):
             raise ValueError(f"Error when checking input: expected {inp.op.name} to have {what} "
                              "but got array with shape "
                              f"{x.shape if x.ndim != len(expected) else x.shape[1:]}")
-        x = x.astype(inp.dtype.as_numpy_dtype, copy=False)
-        if not need_y:
-            return x, None
-        if y is None:
-            raise ValueError("You must provide targets (`y`) to train or evaluate a model.")
-        y = np.asarray(y)
-        target = self.targets[0]
-        out_shape = self.outputs[0].get_shape().as_list()
+        return x.astype(inp.dtype.as_numpy_dtype, copy=False)
+
+    def _check_target(self, i, y):
+        target, loss_fn = self.targets[i], self._loss_fns[i]
+        out_shape = self.outputs[i].get_shape().as_list()
         if y.ndim == len(out_shape) - 1:
             y = y[..., None]
-        if len(y) != len(x):
-            raise ValueError("Input arrays should have the same number of samples as target "
-                             f"arrays. Found {len(x)} input samples and {len(y)} target samples.")
-        sparse = self._loss_fn in (losses_module.sparse_categorical_crossentropy,) or \
-            isinstance(self._loss_fn, losses_module.SparseCategoricalCrossentropy)
+        sparse = loss_fn in (losses_module.sparse_categorical_crossentropy,) or \
+            isinstance(loss_fn, losses_module.SparseCategoricalCrossentropy)
         if not sparse and y.ndim == len(out_shape) and out_shape[-1] not in (None, y.shape[-1]):
-            loss_name = getattr(self._loss_fn, "__name__", type(self._loss_fn).__name__)
+            loss_name = getattr(loss_fn, "__name__", type(loss_fn).__name__)
             raise ValueError(f"A target array with shape {y.shape} was passed for an output of "
                              f"shape {tuple(out_shape)} while using as loss `{loss_name}`. This "
                              "loss expects targets to have the same shape as the output.")
-        return x, y.astype(target.dtype.as_numpy_dtype, copy=False)
+        return y.astype(target.dtype.as_numpy_dtype, copy=False)
 
-    def _run_batches(self, fetches, x, y, batch_size, training, index=None, on_batch=None):
+    def _run_batches(self, fetches, xs, ys, batch_size, training, index=None, on_batch=None):
         """Runs `fetches` on each batch; returns the batch-size-weighted means of the
-        scalars (or the concatenated arrays when y is None)."""
+        scalars (or the concatenated arrays, a list per output, when ys is None)."""
         session = K.get_session()
-        n = len(x)
+        n = len(xs[0])
         index = np.arange(n) if index is None else index
         feed_phase = K._learning_phase_feed(training)
         sums, outs = None, []
         for b, start in enumerate(range(0, n, batch_size)):
             take = index[start:start + batch_size]
-            feed = {self.inputs[0]: x[take], **feed_phase}
-            if y is not None:
-                feed[self.targets[0]] = y[take]
+            feed = {inp: x[take] for inp, x in zip(self.inputs, xs)}
+            feed.update(feed_phase)
+            if ys is not None:
+                feed.update((t, y[take]) for t, y in zip(self.targets, ys))
             values = session.run(fetches, feed)
-            if y is None:
+            if ys is None:
                 outs.append(values)
                 continue
             scalars = [float(v) for v in values if v is not None]
@@ -281,8 +322,9 @@ class Model(Layer):
             sums += np.array(scalars) * len(take)
             if on_batch is not None:
                 on_batch(b, len(take), scalars)
-        if y is None:
-            return np.concatenate(outs) if outs else np.zeros((0,))
+        if ys is None:
+            return [np.concatenate([o[i] for o in outs]) if outs else np.zeros((0,))
+                    for i in range(len(fetches))]
         return [float(v) for v in sums / max(n, 1)]
 
     def _check_compiled(self):
@@ -302,25 +344,26 @@ class Model(Layer):
                                       "in the sandbox's keras")
         self._check_compiled()
         with self._graph.as_default():
-            x, y = self._standardize(x, y)
+            xs, ys = self._standardize(x, y)
             val = None
             if validation_data is not None:
                 if len(validation_data) != 2:
                     raise ValueError("validation_data should be a tuple (val_x, val_y)")
                 val = self._standardize(*validation_data)
             elif validation_split and 0.0 < validation_split < 1.0:
-                split_at = int(len(x) * (1.0 - validation_split))
-                x, val = x[:split_at], (x[split_at:], y[split_at:])
-                y = y[:split_at]
-            return self._fit_loop(x, y, val, batch_size or 32, epochs, verbose, callbacks,
+                split_at = int(len(xs[0]) * (1.0 - validation_split))
+                val = ([a[split_at:] for a in xs], [a[split_at:] for a in ys])
+                xs, ys = [a[:split_at] for a in xs], [a[:split_at] for a in ys]
+            return self._fit_loop(xs, ys, val, batch_size or 32, epochs, verbose, callbacks,
                                   shuffle, initial_epoch)
 
-    def _fit_loop(self, x, y, val, batch_size, epochs, verbose, callbacks, shuffle,
+    def _fit_loop(self, xs, ys, val, batch_size, epochs, verbose, callbacks, shuffle,
                   initial_epoch):
         train_op = self._make_train_function()
         fetches = [train_op, self.total_loss] + self._metric_tensors
         names = list(self.metrics_names)
         out_names = names + (["val_" + n for n in names] if val is not None else [])
+        n = len(xs[0])
         self.history = cbks.History()
         callback_list = [self.history] + list(callbacks or [])
         if verbose:
@@ -328,17 +371,17 @@ class Model(Layer):
         callback_list = cbks.CallbackList(callback_list)
         callback_list.set_model(self)
         callback_list.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None,
-                                  "samples": len(x), "verbose": verbose,
+                                  "samples": n, "verbose": verbose,
                                   "do_validation": val is not None, "metrics": out_names})
         if verbose:
-            print(f"Train on {len(x)} samples" +
-                  (f", validate on {len(val[0])} samples" if val is not None else ""))
+            print(f"Train on {n} samples" +
+                  (f", validate on {len(val[0][0])} samples" if val is not None else ""))
         self.stop_training = False
         callback_list.on_train_begin()
         for epoch in range(initial_epoch, epochs):
             callback_list.on_epoch_begin(epoch, {})
             started = time.time()
-            index = np.arange(len(x))
+            index = np.arange(n)
             if shuffle:
                 np.random.shuffle(index)
 
@@ -346,7 +389,7 @@ class Model(Layer):
                 logs = {"batch": batch, "size": size, **dict(zip(names, values))}
                 callback_list.on_batch_end(batch, logs)
 
-            means = self._run_batches(fetches, x, y, batch_size, True, index, on_batch)
+            means = self._run_batches(fetches, xs, ys, batch_size, True, index, on_batch)
             logs = dict(zip(names, means))
             if val is not None:
                 val_means = self._run_batches([self.total_loss] + self._metric_tensors,
@@ -365,40 +408,43 @@ class Model(Layer):
         order of model.metrics_names."""
         self._check_compiled()
         with self._graph.as_default():
-            x, y = self._standardize(x, y)
+            xs, ys = self._standardize(x, y)
             started = time.time()
-            means = self._run_batches([self.total_loss] + self._metric_tensors, x, y,
+            means = self._run_batches([self.total_loss] + self._metric_tensors, xs, ys,
                                       batch_size or 32, False)
             if verbose:
-                print(cbks.progress_line(len(x), time.time() - started,
+                print(cbks.progress_line(len(xs[0]), time.time() - started,
                                          dict(zip(self.metrics_names, means)),
                                          self.metrics_names, verbose))
         return means[0] if len(means) == 1 else means
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
-        """The model's outputs for the inputs, batch by batch, learning phase 0."""
+        """The model's outputs for the inputs, batch by batch, learning phase 0 (a list of
+        arrays for a model of several outputs)."""
         with self._graph.as_default():
-            x, _ = self._standardize(x, need_y=False)
-            return self._run_batches(self.outputs[0], x, None, batch_size or 32, False)
+            xs, _ = self._standardize(x, need_y=False)
+            outs = self._run_batches(list(self.outputs), xs, None, batch_size or 32, False)
+        return outs[0] if len(outs) == 1 else outs
 
     def train_on_batch(self, x, y):
         self._check_compiled()
         with self._graph.as_default():
-            x, y = self._standardize(x, y)
+            xs, ys = self._standardize(x, y)
             fetches = [self._make_train_function(), self.total_loss] + self._metric_tensors
-            means = self._run_batches(fetches, x, y, len(x), True)
+            means = self._run_batches(fetches, xs, ys, len(xs[0]), True)
         return means[0] if len(means) == 1 else means
 
     def test_on_batch(self, x, y):
         self._check_compiled()
         with self._graph.as_default():
-            x, y = self._standardize(x, y)
-            means = self._run_batches([self.total_loss] + self._metric_tensors, x, y,
-                                      len(x), False)
+            xs, ys = self._standardize(x, y)
+            means = self._run_batches([self.total_loss] + self._metric_tensors, xs, ys,
+                                      len(xs[0]), False)
         return means[0] if len(means) == 1 else means
 
     def predict_on_batch(self, x):
-        return self.predict(x, batch_size=len(x))
+        xs = training_utils.standardize_arrays(x, self.input_names, "input")
+        return self.predict(x, batch_size=len(xs[0]))
 
     # -- weights -------------------------------------------------------------------------------
     def _get_saver(self):

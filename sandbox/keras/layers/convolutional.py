@@ -1,5 +1,6 @@
 """Keras convolution and pooling layers -- mirrors TensorFlow 1.15's
-python/keras/layers/convolutional.py (Conv2D) and pooling.py (MaxPooling2D, AveragePooling2D).
+python/keras/layers/convolutional.py (Conv1D, Conv2D) and pooling.py (MaxPooling2D,
+AveragePooling2D).
 
 Each is the tf.layers class (sandbox/layers/convolutional.py, pooling.py) with the Keras Layer
 mixed in, Keras's defaults (pool_size=(2, 2), strides=pool_size, initializers and activations
@@ -8,16 +9,17 @@ sandbox's kernels are.
 """
 from ...layers import convolutional as _tf_conv
 from ...layers import pooling as _tf_pool
-from .. import activations, initializers
+from .. import activations, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import Layer
 
-__all__ = ["Conv2D", "MaxPooling2D", "AveragePooling2D", "Convolution2D", "MaxPool2D",
-           "AvgPool2D"]
+__all__ = ["Conv1D", "Conv2D", "MaxPooling2D", "AveragePooling2D", "Convolution1D",
+           "Convolution2D", "MaxPool2D", "AvgPool2D"]
 
 
-class Conv2D(_tf_conv.Conv2D, Layer):
-    """Conv2D(filters, kernel_size, strides=(1, 1), padding='valid', activation=None, ...)."""
+class _KerasConv:
+    """The Keras arguments of the convolutions (names of initializers, activations and
+    regularizers), shared by Conv1D and Conv2D."""
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True,
@@ -30,11 +32,25 @@ class Conv2D(_tf_conv.Conv2D, Layer):
                          use_bias=use_bias,
                          kernel_initializer=initializers.get(kernel_initializer),
                          bias_initializer=initializers.get(bias_initializer),
-                         kernel_regularizer=kernel_regularizer,
-                         bias_regularizer=bias_regularizer,
-                         activity_regularizer=activity_regularizer,
+                         kernel_regularizer=regularizers.get(kernel_regularizer),
+                         bias_regularizer=regularizers.get(bias_regularizer),
+                         activity_regularizer=regularizers.get(activity_regularizer),
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
                          **kwargs)
+
+
+class Conv1D(_KerasConv, _tf_conv.Conv1D, Layer):
+    """Conv1D(filters, kernel_size, strides=1, padding='valid', activation=None, ...): a
+    temporal convolution, [batch, steps, channels] -> [batch, new_steps, filters]."""
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate, **kwargs)
+
+
+class Conv2D(_KerasConv, _tf_conv.Conv2D, Layer):
+    """Conv2D(filters, kernel_size, strides=(1, 1), padding='valid', activation=None, ...)."""
 
 
 class MaxPooling2D(_tf_pool.MaxPooling2D, Layer):
@@ -55,6 +71,7 @@ class AveragePooling2D(_tf_pool.AveragePooling2D, Layer):
                          data_format=data_format or K.image_data_format(), **kwargs)
 
 
+Convolution1D = Conv1D
 Convolution2D = Conv2D
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

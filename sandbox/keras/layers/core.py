@@ -12,7 +12,7 @@ from ...framework.tensor_shape import TensorShape
 from ...layers import core as _tf_core
 from ...ops import array_ops
 from ...ops.control_flow_ops import identity
-from .. import activations, initializers
+from .. import activations, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import Input, InputLayer, Layer
 
@@ -23,6 +23,7 @@ __all__ = ["Dense", "Dropout", "Flatten", "Activation", "Reshape", "Lambda", "In
 class Dense(_tf_core.Dense, Layer):
     """Dense(units, activation=None, use_bias=True, kernel_initializer='glorot_uniform',
     bias_initializer='zeros', ...): activation(inputs @ kernel + bias)."""
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -33,9 +34,9 @@ class Dense(_tf_core.Dense, Layer):
         super().__init__(units, activation=activations.get(activation), use_bias=use_bias,
                          kernel_initializer=initializers.get(kernel_initializer),
                          bias_initializer=initializers.get(bias_initializer),
-                         kernel_regularizer=kernel_regularizer,
-                         bias_regularizer=bias_regularizer,
-                         activity_regularizer=activity_regularizer,
+                         kernel_regularizer=regularizers.get(kernel_regularizer),
+                         bias_regularizer=regularizers.get(bias_regularizer),
+                         activity_regularizer=regularizers.get(activity_regularizer),
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
                          **kwargs)
         self._activation_name = activations.serialize(activations.get(activation))
@@ -47,6 +48,7 @@ class Dense(_tf_core.Dense, Layer):
 
 class Dropout(_tf_core.Dropout, Layer):
     """Dropout(rate): drops a fraction `rate` of the inputs while training (learning phase 1)."""
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(rate=rate, noise_shape=noise_shape, seed=seed, **kwargs)
@@ -67,6 +69,7 @@ class Flatten(_tf_core.Flatten, Layer):
 
 class Activation(Layer):
     """Activation('relu'): applies an activation function."""
+    supports_masking = True
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

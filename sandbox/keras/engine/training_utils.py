@@ -1,0 +1,98 @@
+"""What compile and fit do with their arguments for models of several inputs and outputs --
+mirrors TensorFlow 1.15's python/keras/engine/training_utils.py (standardize_input_data,
+check_array_lengths, collect_per_output_metric_info) and the loss part of training.py.
+
+  * Data: one array, a list of arrays (one per input / output, in the model's order) or a
+    dict by input / output layer name ({'a': xa, 'b': xb}).
+  * loss: one loss for every output, a list (one per output) or a dict by output name;
+    loss_weights a list or dict (default 1.0 each); metrics a list for every output or a dict
+    by output name. With several outputs the model reports 'loss' (the weighted sum plus the
+    layers' regularization losses), '<output>_loss' (unweighted) and '<output>_<metric>',
+    as TF 1.15 names them.
+"""
+import numpy as np
+
+__all__ = ["standardize_arrays", "per_output", "per_output_metrics", "check_array_lengths"]
+
+
+def standardize_arrays(data, names, what):
+    """`data` as a list of numpy arrays, one per name (input or output layer)."""
+    if data is None:
+        raise ValueError(f"Please provide as model {what}s a single array or a list of "
+                         "arrays.")
+    if isinstance(data, dict):
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise ValueError(f"No data provided for \"{missing[0]}\". Need data for each key "
+                             f"in: {names}")
+        return [np.asarray(data[name]) for name in names]
+    if len(names) == 1:
+        if isinstance(data, (list, tuple)) and len(data) == 1:
+            data = data[0]
+        return [np.asarray(data)]
+    if not isinstance(data, (list, tuple)):
+        raise ValueError(f"Error when checking model {what}: the list of Numpy arrays that you "
+                         f"are passing to your model is not the size the model expected. "
+                         f"Expected to see {len(names)} array(s), but instead got the "
+                         f"following list of 1 arrays: {str(data)[:200]}...")
+    if len(data) != len(names):
+        raise ValueError(f"Error when checking model {what}: the list of Numpy arrays that you "
+                         f"are passing to your model is not the size the model expected. "
+                         f"Expected to see {len(names)} array(s), but instead got the "
+                         f"following list of {len(data)} arrays")
+    return [np.asarray(d) for d in data]
+
+
+def check_array_lengths(xs, ys):
+    sizes = set(len(x) for x in xs)
+    if len(sizes) > 1:
+        raise ValueError("All input arrays (x) should have the same number of samples. Got "
+                         f"array shapes: {[x.shape for x in xs]}")
+    sizes_y = set(len(y) for y in ys)
+    if len(sizes_y) > 1:
+        raise ValueError("All target arrays (y) should have the same number of samples. Got "
+                         f"array shapes: {[y.shape for y in ys]}")
+    if sizes and sizes_y and sizes != sizes_y:
+        raise ValueError("Input arrays should have the same number of samples as target "
+                         f"arrays. Found {sizes.pop()} input samples and {sizes_y.pop()} "
+                         "target samples.")
+
+
+def per_output(spec, names, what, default=None):
+    """One entry of `spec` (a value, a list or a dict by output name) per output name."""
+    if isinstance(spec, dict):
+        unknown = [key for key in spec if key not in names]
+        if unknown:
+            raise ValueError(f"Unknown entry in {what} dictionary: \"{unknown[0]}\". Only "
+                             f"expected the following keys: {names}")
+        if default is None and what == "loss":
+            missing = [name for name in names if name not in spec]
+            if missing:
+                raise ValueError(f"Output {missing[0]} missing from loss dictionary. We "
+                                 "assume this was done on purpose: the sandbox's keras needs "
+                                 "a loss for every output.")
+        return [spec.get(name, default) for name in names]
+    if isinstance(spec, (list, tuple)):
+        if len(spec) != len(names):
+            raise ValueError(f"When passing a list as {what}, it should have one entry per "
+                             f"model output. The model has {len(names)} outputs, but you "
+                             f"passed {what}={list(spec)}")
+        return list(spec)
+    return [default if spec is None else spec for _ in names]
+
+
+def per_output_metrics(metrics, names):
+    """compile's `metrics` as one list per output."""
+    if not metrics:
+        return [[] for _ in names]
+    if isinstance(metrics, dict):
+        unknown = [key for key in metrics if key not in names]
+        if unknown:
+            raise ValueError(f"Unknown entry in metrics dictionary: \"{unknown[0]}\". Only "
+                             f"expected the following keys: {names}")
+        return [list(metrics[n]) if isinstance(metrics.get(n), (list, tuple))
+                else ([metrics[n]] if n in metrics else []) for n in names]
+    if isinstance(metrics, (list, tuple)):
+        return [list(metrics) for _ in names]
+    raise TypeError("Type of `metrics` argument not understood. Expected a list or "
+                    f"dictionary, found: {metrics}")

@@ -1,0 +1,378 @@
+"""Keras recurrent layers -- mirrors TensorFlow 1.15's python/keras/layers/recurrent.py
+(SimpleRNNCell, LSTMCell, GRUCell, RNN, SimpleRNN, LSTM and GRU, the v1 classes that
+`tf.keras.layers` names in TF 1.x).
+
+    model = keras.Sequential([keras.layers.Embedding(10000, 32, input_length=100),
+                              keras.layers.LSTM(32),                # (None, 100, 32) -> (None, 32)
+                              keras.layers.Dense(1, activation='sigmoid')])
+
+Keras's weights, not tf.nn.rnn_cell's: each cell has 'kernel' [input_dim, gates * units],
+'recurrent_kernel' [units, gates * units] and 'bias' [gates * units], in the variable scope
+'<layer>/<cell>' ('lstm/lstm_cell/kernel:0', as TF 2.15's compat.v1 Keras names them). The gate
+order is LSTM i, f, c, o (bias starts 0, 1 for f: unit_forget_bias) and GRU z, r, h. The
+defaults are TF 1.x's: activation tanh, recurrent_activation hard_sigmoid (clip(0.2 x + 0.5,
+0, 1)), kernel glorot_uniform, recurrent kernel orthogonal; GRU with reset_after=False
+(h~ = tanh(x W_h + (r * h) U_h + b_h)), or True (h~ = tanh(x W_h + b_h + r * (h U_h + b'_h)),
+bias [2, 3 * units]). Per step:
+
+    SimpleRNN  h = tanh(x W + b + h U)
+    LSTM       i, f, o = hard_sigmoid(...); c = f * c + i * tanh(x W_c + b_c + h U_c);
+               h = o * tanh(c)
+    GRU        z, r = hard_sigmoid(...); h = z * h + (1 - z) * h~
+
+The layer runs its cell along the steps axis of [batch, steps, features]. TF builds a
+while_loop (K.rnn); the sandbox unrolls it, one cell step of ops per step, as its
+tf.nn.dynamic_rnn does, so the number of steps must be known when the model is built
+(Embedding(input_length=...) or input_shape=(steps, features)); the numbers are TF's.
+return_sequences=True gives every step's output [batch, steps, units]; go_backwards=True reads
+the steps in reverse (and returns them in that order, as Keras does). A mask (Embedding with
+mask_zero=True) keeps the state and repeats the previous output at masked steps, as K.rnn.
+dropout / recurrent_dropout drop the inputs / the recurrent state while training (one mask per
+gate, the same at every step, as implementation=1 does); the random masks differ from TF's.
+return_state, stateful=True, initial states and unroll are not in the sandbox.
+"""
+from ...framework.tensor_shape import TensorShape
+from ...layers.base import InputSpec, select_on
+from ...ops import array_ops, init_ops, matmul_ops, math_ops, nn_ops, reduction_ops
+from ...ops import slicing_ops
+from .. import activations
+from .. import backend as K
+from .. import initializers, regularizers
+from ..engine.base_layer import Layer
+
+__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU"]
+
+
+class _ForgetBias(init_ops.Initializer):
+    """LSTM's unit_forget_bias: the bias initializer's values, with ones for the forget gate."""
+
+    def __init__(self, initializer, units):
+        self.initializer, self.units = initializer, units
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        u = self.units
+        return slicing_ops.concat([self.initializer((u,), dtype=dtype),
+                                   init_ops.Ones()((u,), dtype=dtype),
+                                   self.initializer((u * 2,), dtype=dtype)], 0)
+
+
+class _Cell(Layer):
+    """What the cells share: Keras's arguments and the three weights."""
+    _gates = 1
+
+    def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
+                 dropout=0.0, recurrent_dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
+        self.bias_constraint = bias_constraint
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+
+    @property
+    def state_size(self):
+        return [self.units]
+
+    def _bias_shape(self):
+        return (self._gates * self.units,)
+
+    def _bias_initializer(self):
+        return self.bias_initializer
+
+    def build(self, input_shape):
+        input_dim = TensorShape(input_shape)[-1].value
+        width = self._gates * self.units
+        self.kernel = self.add_weight("kernel", shape=(input_dim, width),
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.recurrent_kernel = self.add_weight("recurrent_kernel", shape=(self.units, width),
+                                                initializer=self.recurrent_initializer,
+                                                regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", shape=self._bias_shape(),
+                                        initializer=self._bias_initializer(),
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
+        self.built = True
+
+    # -- pieces of a step -------------------------------------------------------------------
+    def _gate_slice(self, w, g, n=1):
+        """Columns of gates g .. g + n - 1 of a [*, gates * units] weight."""
+        u = self.units
+        return w[:, g * u:(g + n) * u]
+
+    def _project(self, x, w, bias, masks, first=0, n=None):
+        """[x @ w_g + b_g for gates g], x times each gate's dropout mask when there are
+        masks."""
+        n = self._gates - first if n is None else n
+        if masks is None:
+            z = matmul_ops.matmul(x, self._gate_slice(w, first, n) if (first or
+                                                                        n != self._gates) else w)
+            if bias is not None:
+                z = nn_ops.bias_add(z, bias[first * self.units:(first + n) * self.units]
+                                    if (first or n != self._gates) else bias)
+            return slicing_ops.split(z, n, axis=1) if n > 1 else [z]
+        out = []
+        for g in range(first, first + n):
+            z = matmul_ops.matmul(x * masks[g], self._gate_slice(w, g))
+            if bias is not None:
+                z = nn_ops.bias_add(z, bias[g * self.units:(g + 1) * self.units])
+            out.append(z)
+        return out
+
+
+class SimpleRNNCell(_Cell):
+    """h = activation(x @ kernel + bias + h @ recurrent_kernel)."""
+
+    def __init__(self, units, activation="tanh", **kwargs):
+        kwargs.pop("recurrent_activation", None)
+        super().__init__(units, activation=activation, **kwargs)
+
+    def step(self, x, states, masks=None, rec_masks=None):
+        h = states[0]
+        (z,) = self._project(x, self.kernel, self.bias, masks)
+        (r,) = self._project(h, self.recurrent_kernel, None, rec_masks)
+        out = self.activation(z + r)
+        return out, [out]
+
+
+class LSTMCell(_Cell):
+    """Gates i, f, c, o: c = f * c + i * activation(z_c); h = o * activation(c)."""
+    _gates = 4
+
+    def __init__(self, units, unit_forget_bias=True, implementation=1, **kwargs):
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias = unit_forget_bias
+        self.implementation = implementation
+
+    @property
+    def state_size(self):
+        return [self.units, self.units]
+
+    def _bias_initializer(self):
+        if self.unit_forget_bias:
+            return _ForgetBias(self.bias_initializer, self.units)
+        return self.bias_initializer
+
+    def step(self, x, states, masks=None, rec_masks=None):
+        h, c = states
+        xs = self._project(x, self.kernel, self.bias, masks)
+        hs = self._project(h, self.recurrent_kernel, None, rec_masks)
+        i = self.recurrent_activation(xs[0] + hs[0])
+        f = self.recurrent_activation(xs[1] + hs[1])
+        c = f * c + i * self.activation(xs[2] + hs[2])
+        o = self.recurrent_activation(xs[3] + hs[3])
+        h = o * self.activation(c)
+        return h, [h, c]
+
+
+class GRUCell(_Cell):
+    """Gates z, r, h: h = z * h + (1 - z) * activation(x W_h + (r * h) U_h + b_h)
+    (reset_after=False), or activation(x W_h + b_h + r * (h U_h + b'_h)) (reset_after=True)."""
+    _gates = 3
+
+    def __init__(self, units, implementation=1, reset_after=False, **kwargs):
+        super().__init__(units, **kwargs)
+        self.implementation = implementation
+        self.reset_after = reset_after
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def step(self, x, states, masks=None, rec_masks=None):
+        h = states[0]
+        bias, rec_bias = self.bias, None
+        if self.bias is not None and self.reset_after:
+            bias, rec_bias = self.bias[0], self.bias[1]
+        xz, xr, xh = self._project(x, self.kernel, bias, masks)
+        if self.reset_after:
+            hz, hr, hh = self._project(h, self.recurrent_kernel, rec_bias, rec_masks)
+            z = self.recurrent_activation(xz + hz)
+            r = self.recurrent_activation(xr + hr)
+            candidate = self.activation(xh + r * hh)
+        else:
+            hz, hr = self._project(h, self.recurrent_kernel, None, rec_masks, 0, 2)
+            z = self.recurrent_activation(xz + hz)
+            r = self.recurrent_activation(xr + hr)
+            hm = r * h if rec_masks is None else r * h * rec_masks[2]
+            candidate = self.activation(xh + matmul_ops.matmul(
+                hm, self._gate_slice(self.recurrent_kernel, 2)))
+        out = z * h + (1 - z) * candidate
+        return out, [out]
+
+
+class RNN(Layer):
+    """RNN(cell, return_sequences=False, go_backwards=False): runs `cell` (one of the cells
+    above) along the steps of its input."""
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, time_major=False, **kwargs):
+        if return_state or stateful or time_major:
+            raise NotImplementedError("return_state, stateful and time_major RNN layers are not "
+                                      "in the sandbox's keras")
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+        self.stateful, self.unroll = stateful, unroll
+        self.supports_masking = True
+        self.input_spec = InputSpec(ndim=3)
+
+    @property
+    def units(self):
+        return self.cell.units
+
+    # -- the cell's weights and losses are the layer's --------------------------------------
+    @property
+    def trainable_weights(self):
+        return self.cell.trainable_weights if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        return self.cell.non_trainable_weights if self.trainable else self.cell.weights
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    variables = weights
+
+    @property
+    def losses(self):
+        return list(self._losses) + self.cell.losses
+
+    def build(self, input_shape):
+        input_shape = TensorShape(input_shape)
+        if not self.cell.built:
+            self.cell.build(TensorShape([input_shape[0].value, input_shape[-1].value]))
+            self.cell.built = True
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        input_shape = TensorShape(input_shape)
+        if self.return_sequences:
+            return TensorShape([input_shape[0].value, input_shape[1].value, self.cell.units])
+        return TensorShape([input_shape[0].value, self.cell.units])
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences else None
+
+    def _dropout_masks(self, like, rate, count, training):
+        if not rate:
+            return None
+        ones = array_ops.ones_like(like)
+        return [select_on(training, lambda: nn_ops.dropout(ones, rate=rate), lambda: ones)
+                for _ in range(count)]
+
+    def call(self, inputs, mask=None, training=None, initial_state=None):
+        if initial_state is not None:
+            raise NotImplementedError("initial_state is not in the sandbox's keras")
+        steps = inputs.get_shape()[1].value
+        if steps is None:
+            raise ValueError(f"Layer {self.name}: the sandbox unrolls recurrent layers, so the "
+                             "number of steps must be known when the model is built: give "
+                             "Embedding an input_length, or input_shape=(steps, features).")
+        if training is None:
+            training = K.learning_phase()
+        xs = array_ops.unstack(inputs, axis=1)
+        masks = None if mask is None else array_ops.unstack(
+            math_ops.cast(mask, inputs.dtype.base_dtype), axis=1)
+        if self.go_backwards:
+            xs = xs[::-1]
+            masks = None if masks is None else masks[::-1]
+        # zeros [batch, units] for each state (K.rnn's initial state)
+        batch_zeros = reduction_ops.reduce_sum(array_ops.zeros_like(xs[0]), axis=1,
+                                               keepdims=True)
+        states = [batch_zeros * array_ops.zeros((1, size), dtype=inputs.dtype.base_dtype)
+                  for size in self.cell.state_size]
+        gates = self.cell._gates
+        in_masks = self._dropout_masks(xs[0], self.cell.dropout, gates, training)
+        rec_masks = self._dropout_masks(states[0], self.cell.recurrent_dropout, gates,
+                                        training)
+        outputs, previous = [], states[0]
+        for t, x in enumerate(xs):
+            out, new_states = self.cell.step(x, states, in_masks, rec_masks)
+            if masks is not None:
+                keep = array_ops.expand_dims(masks[t], 1)
+                out = keep * out + (1 - keep) * previous
+                new_states = [keep * n + (1 - keep) * s for n, s in zip(new_states, states)]
+            outputs.append(out)
+            previous, states = out, new_states
+        if self.return_sequences:
+            return array_ops.stack(outputs, axis=1)
+        return outputs[-1]
+
+    def get_config(self):
+        return {**Layer.get_config(self), "units": self.cell.units,
+                "return_sequences": self.return_sequences, "go_backwards": self.go_backwards}
+
+
+def _layer_and_cell_args(kwargs):
+    """Splits a layer's keyword arguments into the RNN layer's and the cell's."""
+    layer_keys = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
+                  "time_major", "name", "trainable", "dtype", "input_shape",
+                  "batch_input_shape", "batch_size", "input_dim", "input_length",
+                  "activity_regularizer")
+    layer = {k: kwargs.pop(k) for k in layer_keys if k in kwargs}
+    if "input_dim" in layer or "input_length" in layer:
+        if "input_shape" not in layer and "batch_input_shape" not in layer:
+            layer["input_shape"] = (layer.get("input_length"), layer.get("input_dim"))
+        layer.pop("input_dim", None)
+        layer.pop("input_length", None)
+    if "activity_regularizer" in layer:
+        layer["activity_regularizer"] = regularizers.get(layer["activity_regularizer"])
+    return layer, kwargs
+
+
+class _KerasRNN(RNN):
+    _cell_class = None
+
+    def __init__(self, units, **kwargs):
+        self._init_kwargs = dict(kwargs, units=units)
+        layer_args, cell_args = _layer_and_cell_args(dict(kwargs))
+        cell = self._cell_class(units, dtype=layer_args.get("dtype"),
+                                trainable=layer_args.get("trainable", True),
+                                name=self._cell_name, **cell_args)
+        super().__init__(cell, **layer_args)
+
+    def _copy_args(self):
+        """The arguments this layer was made with (Bidirectional makes its backward twin)."""
+        return dict(self._init_kwargs)
+
+
+class SimpleRNN(_KerasRNN):
+    """SimpleRNN(units, activation='tanh', return_sequences=False, ...)."""
+    _cell_class = SimpleRNNCell
+    _cell_name = "simple_rnn_cell"
+
+
+class LSTM(_KerasRNN):
+    """LSTM(units, activation='tanh', recurrent_activation='hard_sigmoid',
+    unit_forget_bias=True, return_sequences=False, ...)."""
+    _cell_class = LSTMCell
+    _cell_name = "lstm_cell"
+
+
+class GRU(_KerasRNN):
+    """GRU(units, activation='tanh', recurrent_activation='hard_sigmoid', reset_after=False,
+    return_sequences=False, ...)."""
+    _cell_class = GRUCell
+    _cell_name = "gru_cell"

@@ -1,0 +1,97 @@
+"""keras.layers.Bidirectional -- mirrors TensorFlow 1.15's python/keras/layers/wrappers.py.
+
+    keras.layers.Bidirectional(keras.layers.LSTM(32, return_sequences=True))
+
+Two copies of a recurrent layer read the sequence: 'forward_lstm' front to back and
+'backward_lstm' (go_backwards=True) back to front; with return_sequences the backward outputs
+are reversed to line up with the steps. merge_mode combines them: 'concat' (the default,
+[batch, ..., 2 * units]), 'sum', 'mul' or 'ave'. The weights live in the wrapper's scope:
+'bidirectional/forward_lstm/lstm_cell/kernel:0' ... (TF 2.15 compat.v1's names). merge_mode=
+None (a list of two outputs), backward_layer= and initial states are not in the sandbox.
+"""
+from ...framework.tensor_shape import TensorShape
+from ...ops import array_ops, slicing_ops
+from ..engine.base_layer import Layer
+from .recurrent import RNN
+
+__all__ = ["Bidirectional"]
+
+
+class Bidirectional(Layer):
+    """Bidirectional(layer, merge_mode='concat')."""
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        if not isinstance(layer, RNN) or not hasattr(layer, "_copy_args"):
+            raise ValueError("Please initialize `Bidirectional` layer with a `Layer` instance. "
+                             f"You passed: {layer} (the sandbox wraps SimpleRNN, LSTM and GRU)")
+        if merge_mode not in ("sum", "mul", "ave", "concat"):
+            raise ValueError(f"Invalid merge mode. Merge mode should be one of "
+                             f'{{"sum", "mul", "ave", "concat", None}}; the sandbox has no None. '
+                             f"Received: {merge_mode}")
+        if backward_layer is not None or weights is not None:
+            raise NotImplementedError("backward_layer= and weights= are not in the sandbox's "
+                                      "keras")
+        super().__init__(**kwargs)
+        self.layer = layer
+        args = layer._copy_args()
+        for key in ("input_shape", "batch_input_shape", "input_dim", "input_length"):
+            args.pop(key, None)
+        self.forward_layer = type(layer)(**{**args, "name": "forward_" + layer.name})
+        self.backward_layer = type(layer)(**{**args, "name": "backward_" + layer.name,
+                                             "go_backwards": not layer.go_backwards})
+        self.merge_mode = merge_mode
+        self.return_sequences = layer.return_sequences
+        self.supports_masking = True
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        return self.forward_layer.trainable_weights + self.backward_layer.trainable_weights
+
+    @property
+    def non_trainable_weights(self):
+        if not self.trainable:
+            return self.forward_layer.weights + self.backward_layer.weights
+        return (self.forward_layer.non_trainable_weights +
+                self.backward_layer.non_trainable_weights)
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    variables = weights
+
+    @property
+    def losses(self):
+        return list(self._losses) + self.forward_layer.losses + self.backward_layer.losses
+
+    @property
+    def updates(self):
+        return list(self._updates) + self.forward_layer.updates + self.backward_layer.updates
+
+    def compute_output_shape(self, input_shape):
+        shape = self.forward_layer.compute_output_shape(input_shape).as_list()
+        if self.merge_mode == "concat":
+            shape[-1] *= 2
+        return TensorShape(shape)
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences else None
+
+    def call(self, inputs, mask=None, training=None):
+        y = self.forward_layer(inputs)
+        y_rev = self.backward_layer(inputs)
+        if self.return_sequences:
+            y_rev = array_ops.reverse_v2(y_rev, [1])
+        if self.merge_mode == "concat":
+            return slicing_ops.concat([y, y_rev], -1)
+        if self.merge_mode == "sum":
+            return y + y_rev
+        if self.merge_mode == "ave":
+            return (y + y_rev) / 2
+        return y * y_rev
+
+    def get_config(self):
+        return {**Layer.get_config(self), "merge_mode": self.merge_mode}
