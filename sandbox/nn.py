@@ -18,8 +18,9 @@ sampled losses nce_loss and sampled_softmax_loss (sandbox/ops/sampled_losses.py)
 candidate samplers (sandbox/ops/candidate_sampling_ops.py); CTC (sandbox/ops/ctc_ops.py:
 ctc_loss, ctc_loss_v2, the greedy and beam search decoders, ctc_unique_labels,
 collapse_repeated); dilation2d and erosion2d (sandbox/ops/morphological_ops.py);
-max_pool_with_argmax and the fractional pools (sandbox/ops/pool_argmax_ops.py); and the TF-1
-names of the depthwise and conv3d gradient ops (sandbox/ops/conv_backprop_ops.py). A layer
+max_pool_with_argmax (sandbox/ops/pool_argmax_ops.py); the fractional pools
+(sandbox/ops/fractional_pool_ops.py); and the TF-1 names of the depthwise and conv3d gradient
+ops (sandbox/ops/conv_backprop_ops.py). A layer
 of the MNIST tutorial reads:
 
     h = tf.nn.relu(tf.matmul(x, W) + b)
@@ -73,9 +74,8 @@ from .ops.ctc_ops import (  # noqa: F401
     ctc_beam_search_decoder_v2, ctc_unique_labels, collapse_repeated,
 )
 from .ops.morphological_ops import dilation2d, erosion2d  # noqa: F401
-from .ops.pool_argmax_ops import (  # noqa: F401
-    max_pool_with_argmax, fractional_max_pool, fractional_avg_pool,
-)
+from .ops.pool_argmax_ops import max_pool_with_argmax  # noqa: F401
+from .ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool  # noqa: F401
 from .ops.conv_backprop_ops import (  # noqa: F401
     depthwise_conv2d_backprop_input, depthwise_conv2d_backprop_filter,
     conv3d_backprop_filter, conv3d_backprop_filter_v2,

@@ -30,6 +30,8 @@ from ..framework import errors
 from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import convert_to_tensor
+from ..platform.example_proto import encode_field as _field
+from ..platform.example_proto import encode_varint as _varint
 
 __all__ = ["encode_base64", "decode_base64", "decode_compressed", "decode_json_example"]
 
@@ -158,21 +160,6 @@ class _JsonError(Exception):
     pass
 
 
-def _varint(n):
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _len_field(number, payload):
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
 def _fields(obj, names, where):
     """[(field name, value)] of a JSON object, in its order; names: {json name: proto name}."""
     if not isinstance(obj, dict):
@@ -234,7 +221,7 @@ def _json_list(kind, obj, where):
         for i, v in enumerate(values):
             at = f"{where}.value[{i}]"
             if kind == "bytes_list":
-                out += _len_field(1, _json_bytes(v, at))
+                out += _field(1, _json_bytes(v, at))
             elif kind == "float_list":
                 out += b"\x0d" + struct.pack("<f", _json_float(v, at))
             else:
@@ -246,7 +233,7 @@ def _json_feature(obj, where):
     out = b""
     for kind, value in _fields(obj, _LISTS, where):
         number = {"bytes_list": 1, "float_list": 2, "int64_list": 3}[kind]
-        out += _len_field(number, _json_list(kind, value, f"{where}.{kind}"))
+        out += _field(number, _json_list(kind, value, f"{where}.{kind}"))
     return out
 
 
@@ -266,10 +253,10 @@ def json_example_to_bytes(text):
                 raise _JsonError("(features.feature): invalid value "
                                  f"{json.dumps(feature_map)} for type TYPE_MESSAGE")
             for i, (key, feature) in enumerate(feature_map.items()):
-                entry = _len_field(1, key.encode("utf-8")) + _len_field(
+                entry = _field(1, key.encode("utf-8")) + _field(
                     2, _json_feature(feature, f"features.feature[{i}].value"))
-                body += _len_field(1, entry)
-        out += _len_field(1, body)
+                body += _field(1, entry)
+        out += _field(1, body)
     return out
 
 

@@ -30,6 +30,7 @@ from ..framework.op_def import OpDef, apply_op, scalar_shape
 from ..framework.sparse_tensor import SparseTensor, convert_sparse
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..platform.example_proto import encode_varint as _varint
 
 __all__ = ["serialize_tensor", "parse_tensor", "serialize_sparse", "serialize_many_sparse",
            "deserialize_many_sparse"]
@@ -41,16 +42,6 @@ _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def tf_type_name(dtype):
     name = _dtypes.as_dtype(dtype).base_dtype.name
     return _TF_TYPE_NAMES.get(name, name)
-
-
-def _varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def _as_bytes(s):

@@ -79,8 +79,9 @@ def _read_varint(data, pos):
             return result, pos
 
 
-encode_varint, decode_varint = _varint, _read_varint     # (public: the SavedModel's checkpoint
-                                                         # table uses protobuf's varints too)
+# (public: the SavedModel's checkpoint table and the ops that write protobuf bytes themselves --
+# serialize_tensor, decode_json_example -- use protobuf's varints and fields too)
+encode_varint, decode_varint, encode_field = _varint, _read_varint, _field
 
 
 def _fields(data):

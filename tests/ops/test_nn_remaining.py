@@ -1,7 +1,7 @@
 """The last tf.nn names of TF 1.15: ctc_loss, ctc_loss_v2, ctc_greedy_decoder,
 ctc_beam_search_decoder(_v2), ctc_unique_labels, collapse_repeated (sandbox/ops/ctc_ops.py);
 dilation2d, erosion2d (sandbox/ops/morphological_ops.py); max_pool_with_argmax,
-fractional_max_pool, fractional_avg_pool (sandbox/ops/pool_argmax_ops.py);
+fractional_max_pool, fractional_avg_pool (sandbox/ops/pool_argmax_ops.py, fractional_pool_ops.py);
 depthwise_conv2d_backprop_input/filter, conv3d_backprop_filter(_v2)
 (sandbox/ops/conv_backprop_ops.py).
 
