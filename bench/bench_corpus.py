@@ -3,21 +3,25 @@ under TensorFlow on the same data, program for program (issue 27).
 
 Each program of bench/corpus/ (tf.layers MLP and CNN, a tf.data pipeline, an Estimator with
 train_and_evaluate, between-graph replication async and sync on a cluster of processes, a
-queue-fed CSV reader, an LSTM on a toy sequence task) is one file that runs under either
-(`--sandbox` or `--tf`) and ends with a JSON line {"loss": ..., "accuracy": ...}. This script
-runs each twice -- under this Python with `import sandbox as tf`, and under a Python that has
-TensorFlow -- with the same steps, seed and data, and prints one table: each side's loss and
-accuracy, their difference, and whether the sandbox's run worked at all; a run that failed
-shows the first line of its error instead of numbers (the run of the table goes on).
+queue-fed CSV reader, an LSTM on a toy sequence task, a tf.keras Sequential MLP, a premade
+DNNClassifier, an RNN unrolled by hand with tf.while_loop and tf.TensorArray) is one file that
+runs under either (`--sandbox` or `--tf`) and ends with a JSON line {"loss": ...,
+"accuracy": ...}. This script runs each twice -- under this Python with `import sandbox as
+tf`, and under a Python that has TensorFlow -- with the same steps, seed and data, and prints
+one table: each side's loss and accuracy, their difference, and whether the sandbox's run
+worked at all; a run that failed shows the first line of its error instead of numbers (the run
+of the table goes on).
 
     python bench/bench_corpus.py [--data-dir DIR] [--quick] [--tf-python PY] [--tf115-python PY]
                                  [--only NAME ...] [--json FILE]
 
 TensorFlow: --tf-python (or $TF_PYTHON) is a Python with TensorFlow 2.x (its
-tensorflow.compat.v1; tf.layers there needs the tf_keras package, which the programs switch on
-with TF_USE_LEGACY_KERAS=1) or 1.15. tf.estimator left TensorFlow in 2.16, so the Estimator
-program runs under --tf115-python (or $TF115_PYTHON) when given. Without any, the TensorFlow
-columns say so and only the sandbox runs. MNIST: --data-dir, $MNIST_DIR or ../shared/data/mnist
+tensorflow.compat.v1; tf.layers there needs Keras 2: the tf_keras package, which the programs
+switch on with TF_USE_LEGACY_KERAS=1 -- or, up to TF 2.15, its own keras 2.x, used when that
+Python has no tf_keras) or 1.15. tf.estimator left TensorFlow in 2.16, so the Estimator programs
+run under --tf-python when its TensorFlow still has tf.estimator (asked once), else under
+--tf115-python (or $TF115_PYTHON) when given. Without any, the TensorFlow columns say so and
+only the sandbox runs. MNIST: --data-dir, $MNIST_DIR or ../shared/data/mnist
 (bench/common.py); without it the MNIST programs train on synthetic digits, both sides alike.
 
 The budget: a few hundred steps a program (--quick: about a third), the whole table in
@@ -48,6 +52,9 @@ PROGRAMS = [
     ("between_graph_sync", 300, 100, False, True),
     ("queue_input", 300, 100, False, False),
     ("lstm_toy", 300, 100, False, False),
+    ("keras_mnist_mlp", 300, 100, False, True),
+    ("premade_estimator", 300, 100, True, True),
+    ("tensor_array_rnn", 300, 100, False, False),
 ]
 
 _ERROR_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b.*")
@@ -72,12 +79,44 @@ def failure_reason(stderr, returncode):
     return lines[-1] if lines else "exit code %d" % returncode
 
 
+_PROBE = """
+import importlib.util, os
+legacy = importlib.util.find_spec("tf_keras") is not None
+os.environ.update(TF_USE_LEGACY_KERAS="1" if legacy else "0", TF_CPP_MIN_LOG_LEVEL="3")
+try:
+    import tensorflow.compat.v1 as tf
+    tf.estimator.Estimator
+    estimator = True
+except Exception:
+    estimator = False
+print(int(legacy), int(estimator))
+"""
+_FACTS = {}
+
+
+def python_facts(python):
+    """What a TensorFlow Python has, asked once: {"tf_keras": bool, "estimator": bool} (both
+    False when the probe fails)."""
+    if python not in _FACTS:
+        try:
+            out = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True,
+                                 timeout=120, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+            legacy, estimator = out.stdout.split()[-2:]
+            _FACTS[python] = {"tf_keras": legacy == "1", "estimator": estimator == "1"}
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            _FACTS[python] = {"tf_keras": False, "estimator": False}
+    return _FACTS[python]
+
+
 def run_program(python, name, framework, steps, data_dir, timeout):
     """One run: {"ok": bool, "loss", "accuracy", "seconds", "error", ...} -- never raises."""
     command = [python, str(CORPUS / (name + ".py")), "--" + framework, "--steps", str(steps)]
     if data_dir:
         command += ["--data_dir", data_dir]
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1",
+    # TF_USE_LEGACY_KERAS=1 routes TF 2.x's tf.keras (and so tf.layers) to tf_keras; where the
+    # TensorFlow Python has none, "0" keeps its own keras (2.x up to TF 2.15).
+    legacy = framework != "tf" or python_facts(python)["tf_keras"]
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_USE_LEGACY_KERAS="1" if legacy else "0",
                PYTHONUNBUFFERED="1")
     begin = time.perf_counter()
     try:       # its own process group: a cluster program's tasks are ended with it
@@ -179,7 +218,10 @@ def main(argv=None):
         print("%s: sandbox ..." % name, end=" ", flush=True)
         sandbox = run_program(sys.executable, name, "sandbox", steps, data_dir, timeout)
         print("ok" if sandbox["ok"] else "failed", end=", ", flush=True)
-        tf_python = (args.tf115_python or args.tf_python) if estimator else args.tf_python
+        tf_python = args.tf_python
+        if estimator and args.tf115_python and not (
+                args.tf_python and python_facts(args.tf_python)["estimator"]):
+            tf_python = args.tf115_python
         tf = None
         if tf_python:
             print("TensorFlow ...", end=" ", flush=True)
@@ -195,7 +237,7 @@ def main(argv=None):
                    "MNIST from " + data if data else "synthetic digits",
                    "TF from " + args.tf_python if args.tf_python else "no TensorFlow",
                    worked, len(results), time.perf_counter() - begin), rows)
-    print("(loss: the last training batch's, but the Estimator's: its evaluation loss on the "
+    print("(loss: the last training batch's, but the Estimators': their evaluation loss on the "
           "test set; accuracy: on the test set; d = sandbox - TensorFlow)")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
