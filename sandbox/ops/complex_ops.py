@@ -19,8 +19,9 @@ gradients of x * y and x / y take conj(y), as TF's do.
 tf.abs of a complex tensor builds ComplexAbs (ops/basic_math_ops.py), and tf.gradients passes
 gradients into complex tensors, as TF's backprop_util.IsTrainable does.
 
-Not yet as in TF: reduce_sum, matmul, exp, square, pow ... take real numbers only (their dtype
-lists in ops/reduction_ops.py, matmul_ops.py, basic_math_ops.py).
+Not yet as in TF: matmul, exp, square, pow, reduce_prod ... take real numbers only (their dtype
+lists in ops/matmul_ops.py, basic_math_ops.py, reduction_ops.py); reduce_sum and reduce_mean
+take complex numbers.
 """
 import math
 

@@ -50,8 +50,8 @@ _INTS = (_dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint
          _dtypes.uint16)
 _NUMBERS = _FLOATS + _INTS
 _BOOL = (_dtypes.bool,)
-# Complex numbers (ops/complex_ops.py) take part in + - * / and negation only; the other
-# ops of the sandbox keep to _NUMBERS.
+# Complex numbers (ops/complex_ops.py) take part in + - * /, negation, reduce_sum and
+# reduce_mean only; the other ops of the sandbox keep to _NUMBERS.
 _COMPLEX = (_dtypes.complex64, _dtypes.complex128)
 _ARITH = _NUMBERS + _COMPLEX
 

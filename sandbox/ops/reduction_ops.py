@@ -19,7 +19,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_util import const_op_value, is_tensor_like
 from .basic_math_ops import exp, is_finite, log
 from .comparison_ops import not_equal, where
-from .math_ops import _BOOL, _NUMBERS, _check_dtype, add, cast, subtract
+from .math_ops import _ARITH, _BOOL, _NUMBERS, _check_dtype, add, cast, subtract
 
 __all__ = ["arg_max", "arg_min", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
            "reduce_any", "reduce_logsumexp", "count_nonzero", "argmax", "argmin", "cumsum"]
@@ -267,13 +267,15 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
 def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
                keep_dims=None):
     """Sum over `axis` (all axes when None); `keepdims` keeps each reduced axis as size 1."""
-    return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+    return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
+                   allowed=_ARITH)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
                 keep_dims=None):
     """Mean over `axis` (all axes when None). The mean of integers is an integer."""
-    return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+    return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
+                   allowed=_ARITH)
 
 
 def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,

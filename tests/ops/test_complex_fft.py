@@ -381,3 +381,18 @@ def test_array_ops_and_sums_of_complex_tensors():
     for g, w in zip(got, want):
         assert g.dtype == np.complex64
         np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_reduce_sum_and_mean_of_complex_tensors_and_their_gradients_as_tf():
+    z = tf.constant(np.array([[1 + 2j, 3 - 1j, 0.5j], [2, -1 + 1j, 4 - 2j]], np.complex64))
+    s, m = tf.reduce_sum(z, axis=1), tf.reduce_mean(z)
+    loss = tf.abs(tf.reduce_sum(z * z)) + tf.real(tf.reduce_mean(z * 3))
+    g = tf.gradients(loss, z)[0]
+    with tf.Session() as sess:
+        got_s, got_m, got_g = sess.run([s, m, g])
+    # TF 2.15.1's outputs for the same graph
+    np.testing.assert_allclose(got_s, [4 + 1.5j, 5 - 1j], rtol=1e-6)
+    np.testing.assert_allclose(got_m, 1.5 + 0.08333j, rtol=1e-5)
+    np.testing.assert_allclose(got_g, [[-0.8359 - 4.26795j, 6.20794 - 2.72385j, -0.19398 - 0.72j],
+                                       [3.38 - 2.7759j, -2.32795 - 0.05205j, 9.03589 - 2.6718j]],
+                               atol=2e-5)
