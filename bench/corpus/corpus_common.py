@@ -93,6 +93,15 @@ def load_mnist(data_dir, seed=0):
     return images[:10000], labels[:10000], images[10000:], labels[10000:]
 
 
+def counting_bits(seed, length):
+    """The bit-counting task of the RNN programs: (train_x [5000, length, 1] float32 bits,
+    train_y [5000] int64 their number of ones, test_x [1000, ...], test_y), from `seed`."""
+    rng = np.random.RandomState(seed)
+    bits = rng.randint(0, 2, size=(6000, length, 1)).astype(np.float32)
+    counts = bits.sum(axis=(1, 2)).astype(np.int64)
+    return bits[:5000], counts[:5000], bits[5000:], counts[5000:]
+
+
 def batches(n, batch_size, seed):
     """An endless stream of index arrays: a fresh permutation of range(n) every epoch."""
     rng = np.random.RandomState(seed)

@@ -8,8 +8,6 @@ other sequences. The bits come from a NumPy generator seeded by --seed, the same
 """
 import time
 
-import numpy as np
-
 import corpus_common
 
 args = corpus_common.parse_args(__doc__, steps=300)
@@ -17,10 +15,7 @@ tf = corpus_common.import_tf(args.framework)
 begin = time.time()
 LENGTH, UNITS = 10, 32
 
-rng = np.random.RandomState(args.seed)
-bits = rng.randint(0, 2, size=(6000, LENGTH, 1)).astype(np.float32)
-counts = bits.sum(axis=(1, 2)).astype(np.int64)
-train_x, train_y, test_x, test_y = bits[:5000], counts[:5000], bits[5000:], counts[5000:]
+train_x, train_y, test_x, test_y = corpus_common.counting_bits(args.seed, LENGTH)
 
 tf.set_random_seed(args.seed)
 x = tf.placeholder(tf.float32, [None, LENGTH, 1], name="bits")

@@ -19,10 +19,7 @@ tf = corpus_common.import_tf(args.framework)
 begin = time.time()
 LENGTH, UNITS = 10, 32
 
-rng = np.random.RandomState(args.seed)
-bits = rng.randint(0, 2, size=(6000, LENGTH, 1)).astype(np.float32)
-counts = bits.sum(axis=(1, 2)).astype(np.int64)
-train_x, train_y, test_x, test_y = bits[:5000], counts[:5000], bits[5000:], counts[5000:]
+train_x, train_y, test_x, test_y = corpus_common.counting_bits(args.seed, LENGTH)
 
 tf.set_random_seed(args.seed)
 x = tf.placeholder(tf.float32, [None, LENGTH, 1], name="bits")
