@@ -196,7 +196,19 @@ def _defaults(default_arrays):
 def _shape(dims):
     """The TensorShape of a dense_shapes attr: -1 is the unknown length of a
     FixedLenSequenceFeature."""
-    return TensorShape([None if d == -1 else d for d in dims])
+    return TensorShape([None if d == -1 else d for d in _dims(dims)])
+
+
+def _text(value):
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _dims(shape):
+    """A dense_shapes entry as a list of ints, -1 unknown: the op keeps lists; a graph read
+    back from a GraphDef gives TensorShapes (list(shape) in TF's AttrValue)."""
+    if isinstance(shape, TensorShape):
+        return [-1 if d is None else d for d in shape.as_list()]
+    return list(shape)
 
 
 def _sparse_shapes(op, rank):
@@ -216,6 +228,7 @@ class ParseSingleExample(OpDef):
     def kernel(serialized, *dense_defaults, dense_keys, dense_shapes, Tdense,
                num_sparse=0, sparse_keys=(), sparse_types=()):
         found = _decode(np.asarray(serialized, dtype=object).item())
+        dense_shapes = [_dims(s) for s in dense_shapes]
         sparse = _sparse_element(found, sparse_keys, sparse_types)
         indices = [np.arange(len(v), dtype=np.int64).reshape(-1, 1) for v in sparse]
         shapes = [np.array([len(v)], np.int64) for v in sparse]
@@ -227,17 +240,26 @@ class ParseSingleExample(OpDef):
 class ParseExample(OpDef):
     """The features of a vector of serialized tf.train.Examples: for each VarLenFeature a
     sparse [batch, longest] tensor (indices, values, shape), then [batch] + shape for each
-    FixedLenFeature."""
+    FixedLenFeature. TF's node: its inputs are the examples, their names (for errors; may be
+    empty), one scalar string per sparse key and per dense key, then the dense defaults."""
     multi_output = True
 
     def shape(op):
         batch = op.inputs[0].get_shape().with_rank(1)[0].value
-        return _sparse_shapes(op, 2) + [TensorShape([batch]).concatenate(_shape(s))
-                                        for s in op.get_attr("dense_shapes")]
+        n = op.get_attr("Nsparse")
+        return ([TensorShape([None, 2])] * n + [TensorShape([None])] * n +
+                [TensorShape([2])] * n + [TensorShape([batch]).concatenate(_shape(s))
+                                          for s in op.get_attr("dense_shapes")])
 
-    def kernel(serialized, *dense_defaults, dense_keys, dense_shapes, Tdense,
-               num_sparse=0, sparse_keys=(), sparse_types=()):
+    def kernel(serialized, names, *keys_and_defaults, Nsparse, Ndense, sparse_types, Tdense,
+               dense_shapes):
         examples = [_decode(data) for data in np.asarray(serialized, dtype=object).reshape(-1)]
+        dense_shapes = [_dims(s) for s in dense_shapes]
+        sparse_keys, dense_keys = [[_text(np.asarray(k).item()) for k in keys] for keys in
+                                   (keys_and_defaults[:Nsparse],
+                                    keys_and_defaults[Nsparse:Nsparse + Ndense])]
+        dense_defaults = keys_and_defaults[Nsparse + Ndense:]
+        names = [_text(n) for n in np.asarray(names, dtype=object).reshape(-1)]
         indices, values, shapes = [], [], []
         per_example = [_sparse_element(found, sparse_keys, sparse_types, b)
                        for b, found in enumerate(examples)]
@@ -250,7 +272,8 @@ class ParseExample(OpDef):
             shapes.append(np.array([len(parts), max((len(p) for p in parts), default=0)],
                                    np.int64))
         rows = [_element(found, dense_keys, Tdense, dense_shapes, _defaults(dense_defaults),
-                         None, "Name: <unknown>, ", b) for b, found in enumerate(examples)]
+                         None, f"Name: {names[b] if names else '<unknown>'}, ", b)
+                for b, found in enumerate(examples)]
         outputs = []
         for i, (dtype, shape) in enumerate(zip(Tdense, dense_shapes)):
             np_dtype = object if dtype == "string" else _dtypes.as_dtype(dtype).as_numpy_dtype
@@ -405,7 +428,7 @@ def _dense_features(features):
     return keys, dtypes, shapes, defaults
 
 
-def _parse(op_type, scope_name, serialized, features, name):
+def _parse(op_type, scope_name, serialized, features, name, example_names=None):
     if not features:
         raise ValueError("Missing: features was empty.")
     features = _prepend_none_dimension(features)
@@ -433,13 +456,24 @@ def _parse(op_type, scope_name, serialized, features, name):
                                       name=f"key_{key}")
             default_tensors.append(t)
         n = len(sparse_keys)
-        outputs = apply_op(
-            op_type, [serialized] + default_tensors,
-            {"dense_keys": keys, "dense_shapes": shapes, "Tdense": [d.name for d in dtypes],
-             "num_sparse": n, "sparse_keys": sparse_keys,
-             "sparse_types": [d.name for d in sparse_types]},
-            name=op_type, output_dtypes=[_dtypes.int64] * n + sparse_types +
-            [_dtypes.int64] * n + dtypes)
+        if op_type == "ParseExample":       # TF's node takes its keys as tensors
+            names = convert_to_tensor([] if example_names is None else example_names,
+                                      dtype=_dtypes.string, name="names")
+            key_tensors = [convert_to_tensor(key, dtype=_dtypes.string,
+                                             name=f"{kind}_keys_{i}")
+                           for kind, group in (("sparse", sparse_keys), ("dense", keys))
+                           for i, key in enumerate(group)]
+            inputs = [serialized, names] + key_tensors + default_tensors
+            attrs = {"Nsparse": n, "Ndense": len(keys), "sparse_types": list(sparse_types),
+                     "Tdense": list(dtypes), "dense_shapes": shapes}
+        else:
+            inputs = [serialized] + default_tensors
+            attrs = {"dense_keys": keys, "dense_shapes": shapes, "Tdense": list(dtypes),
+                     "num_sparse": n, "sparse_keys": sparse_keys,
+                     "sparse_types": list(sparse_types)}
+        outputs = apply_op(op_type, inputs, attrs, name=op_type,
+                           output_dtypes=[_dtypes.int64] * n + sparse_types +
+                           [_dtypes.int64] * n + dtypes)
         outputs = outputs.op.outputs if isinstance(outputs, Tensor) else outputs
         result = dict(zip(keys, outputs[3 * n:]))
         for k, key in enumerate(sparse_keys):        # indices, values, shape of each one
@@ -488,4 +522,4 @@ def parse_example(serialized, features, name=None, example_names=None):
     a [batch, longest] SparseTensor (a VarLenFeature)."""
     serialized = convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
     serialized.get_shape().with_rank(1)
-    return _parse("ParseExample", "ParseExample", serialized, features, name)
+    return _parse("ParseExample", "ParseExample", serialized, features, name, example_names)

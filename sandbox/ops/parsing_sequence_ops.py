@@ -39,7 +39,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..platform.example_proto import DecodeError, parse_sequence_features
 from . import array_ops
-from .parsing_ops import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature
+from .parsing_ops import FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, _dims
 
 __all__ = ["parse_single_sequence_example", "parse_sequence_example"]
 
@@ -160,10 +160,10 @@ class ParseSequenceExampleV2(OpDef):
         nc, nf = op.get_attr("Ncontext_sparse"), op.get_attr("Nfeature_list_sparse")
         return ([TensorShape([None, rank + 1])] * nc + [TensorShape([None])] * nc +
                 [TensorShape([rank + 1])] * nc +
-                [TensorShape(batch + list(s)) for s in op.get_attr("context_dense_shapes")] +
+                [TensorShape(batch + _dims(s)) for s in op.get_attr("context_dense_shapes")] +
                 [TensorShape([None, rank + 2])] * nf + [TensorShape([None])] * nf +
                 [TensorShape([rank + 2])] * nf +
-                [TensorShape(batch + [None] + list(s))
+                [TensorShape(batch + [None] + _dims(s))
                  for s in op.get_attr("feature_list_dense_shapes")] +
                 [TensorShape(batch)] * op.get_attr("Nfeature_list_dense"))
 
@@ -176,6 +176,8 @@ class ParseSequenceExampleV2(OpDef):
                Nfeature_list_sparse=0, Nfeature_list_dense=0):
         serialized = np.asarray(serialized, dtype=object)
         batch = serialized.ndim == 1
+        context_dense_shapes = [_dims(s) for s in context_dense_shapes]
+        feature_list_dense_shapes = [_dims(s) for s in feature_list_dense_shapes]
         examples = [_decode(data) for data in serialized.reshape(-1)]
         defaults = [None if d.ndim == 1 and d.shape[0] == 0 and int(np.prod(s)) != 0 else d
                     for d, s in zip(context_dense_defaults, context_dense_shapes)]
@@ -281,14 +283,13 @@ def _parse(serialized, params):
         nc, nf = len(c_sparse), len(f_sparse)
         outputs = apply_op(
             "ParseSequenceExampleV2", [serialized] + default_tensors,
-            {"context_sparse_keys": c_sparse, "context_sparse_types": [d.name for d in
-                                                                      c_sparse_types],
-             "context_dense_keys": c_keys, "Tcontext_dense": [d.name for d in c_types],
+            {"context_sparse_keys": c_sparse, "context_sparse_types": list(c_sparse_types),
+             "context_dense_keys": c_keys, "Tcontext_dense": list(c_types),
              "context_dense_shapes": c_shapes,
              "feature_list_sparse_keys": f_sparse,
-             "feature_list_sparse_types": [d.name for d in f_sparse_types],
+             "feature_list_sparse_types": list(f_sparse_types),
              "feature_list_dense_keys": f_keys,
-             "feature_list_dense_types": [d.name for d in f_types],
+             "feature_list_dense_types": list(f_types),
              "feature_list_dense_shapes": f_shapes,
              "feature_list_dense_missing_assumed_empty": [bool(m) for m in f_missing],
              "Ncontext_sparse": nc, "Nfeature_list_sparse": nf, "Nfeature_list_dense": len(f_keys)},

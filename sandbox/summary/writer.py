@@ -193,6 +193,8 @@ def _attr_proto(value):
         return AttrValue(tensor=tensor_pb2.TensorProto(
             dtype=dtype, tensor_shape=_shape_proto(TensorShape(value.shape))))
     if isinstance(value, (list, tuple)):
+        if value and all(_is_dims(v) for v in value):   # list(shape): parse_example's
+            value = [TensorShape([None if d == -1 else d for d in v]) for v in value]
         items = [_attr_proto(v) for v in value]
         if any(item is None for item in items):
             return None
@@ -207,6 +209,14 @@ def _attr_proto(value):
                 return None
         return AttrValue(list=lst)
     return None
+
+
+def _is_dims(value):
+    """A shape written as a list of ints (-1 or None unknown), as parse_example's dense_shapes
+    are: an AttrValue has no list of lists, so a list of these is a list(shape)."""
+    return isinstance(value, (list, tuple)) and all(
+        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool))
+        for d in value)
 
 
 def graph_def_proto(graph):

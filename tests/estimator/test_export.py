@@ -6,6 +6,7 @@ when TF_PYTHON names a Python with TensorFlow, by TensorFlow itself.
 
 The signature keys, method names and inputs marked 'TF 2.15' are those TF 2.15.1's
 tf.compat.v1.estimator wrote for the same estimators and receivers."""
+import base64
 import json
 import os
 import subprocess
@@ -333,10 +334,6 @@ def _serialized_examples():
         for a, b in zip(FEATURES["a"], FEATURES["b"])]
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "the GraphDef writer (summary/writer.py _attr_proto) drops ParseExample's dense_shapes "
-    "attr (a list of lists), so a graph with tf.parse_example does not load back; the fix "
-    "belongs in sandbox/ops/parsing_ops.py / the writer, not in the estimator"))
 def test_parsing_export_loads_and_classifies_as_predict(trained, tmp_path):
     export_dir = trained["dnn"].export_saved_model(str(tmp_path / "dnn"),
                                                    _parsing_receiver_fn())
@@ -348,12 +345,14 @@ def test_parsing_export_loads_and_classifies_as_predict(trained, tmp_path):
 # -- TensorFlow loads them ---------------------------------------------------------------------
 
 _TF_LOADER = textwrap.dedent("""
-    import json, sys
+    import base64, json, sys
     import tensorflow as tf
     tf1 = tf.compat.v1
     tf1.disable_eager_execution()
     out = {}
     for name, export_dir, key, feed in json.loads(sys.argv[1]):
+        feed = {k: [base64.b64decode(s) for s in v["b64"]] if isinstance(v, dict) else v
+                for k, v in feed.items()}               # serialized tf.Examples
         with tf1.Session(graph=tf.Graph()) as sess:
             meta = tf1.saved_model.loader.load(sess, ["serve"], export_dir)
             sig = meta.signature_def[key]
@@ -368,19 +367,25 @@ _TF_LOADER = textwrap.dedent("""
 
 
 @needs_tf
-def test_tensorflow_loads_the_exports_and_gives_the_same_outputs(trained, raw_exports):
+def test_tensorflow_loads_the_exports_and_gives_the_same_outputs(trained, raw_exports,
+                                                                  tmp_path):
     feed = {"a": FEATURES["a"].tolist(), "b": FEATURES["b"].tolist()}
     jobs = [("custom", raw_exports["custom"].decode(), "serving_default", {"x": X3.tolist()})]
     jobs += [(name, raw_exports[name].decode(), "predict", feed)
              for name in ("dnn", "binary", "linear")]
+    parsing = trained["dnn"].export_saved_model(str(tmp_path / "parsing"),
+                                                _parsing_receiver_fn())
+    examples = [base64.b64encode(e).decode() for e in _serialized_examples()]
+    jobs.append(("parsing", parsing.decode(), "classification", {"inputs": {"b64": examples}}))
     proc = subprocess.run([TF_PYTHON, "-c", _TF_LOADER, json.dumps(jobs)],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.split("RESULT", 1)[1])
     for name, export_dir, key, job_feed in jobs:
-        ours = _load_and_run(export_dir, key, {k: np.asarray(v, np.float32)
-                                               for k, v in job_feed.items()})
+        ours = _load_and_run(export_dir, key, {
+            k: np.array([base64.b64decode(e) for e in v["b64"]], object)
+            if isinstance(v, dict) else np.asarray(v, np.float32) for k, v in job_feed.items()})
         theirs = result[name]["outputs"]
         assert sorted(theirs) == sorted(ours), name
         for k, value in ours.items():
@@ -388,5 +393,7 @@ def test_tensorflow_loads_the_exports_and_gives_the_same_outputs(trained, raw_ex
                 assert theirs[k] == [[c.decode() for c in row] for row in value], (name, k)
             else:
                 np.testing.assert_allclose(theirs[k], value, rtol=1e-5, err_msg=f"{name} {k}")
-        assert result[name]["signatures"] == ["serving_default" if name == "custom" else
-                                              "predict"]
+        assert result[name]["signatures"] == (
+            ["serving_default"] if name == "custom" else
+            ["classification", "predict", "serving_default"]
+            if name == "parsing" else ["predict"]), name

@@ -342,6 +342,14 @@ def test_parse_example_batches_and_defaults():
     got = run_once(parsed)
     np.testing.assert_array_equal(got["i"], [[1, -2, 300], [7, 8, 9]])
     np.testing.assert_array_equal(got["x"], [[1, 2], [1, 2]])
+    # TF's node: the keys are string inputs, the names of the examples name the bad one
+    node = parsed["i"].op
+    assert sorted(node.node_def["attr"]) == ["Ndense", "Nsparse", "Tdense", "dense_shapes",
+                                             "sparse_types"]
+    assert [t.op.type for t in node.inputs[:4]] == ["Const"] * 4    # examples, names, i, x
+    missing = tf.io.parse_example([s, s], {"zz": F([1], tf.int64)}, example_names=["a", "b"])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Name: a, Feature: zz "):
+        run_once(missing)
 
 
 def run_once(fetches):
