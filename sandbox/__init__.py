@@ -9,6 +9,7 @@ This module is only the facade: it re-exports the TF-1 names from the packages t
 """
 from .framework import dtypes
 from .framework import errors
+from .framework.errors import OpError
 from .framework.dtypes import *                      # noqa: F401,F403  tf.float32, tf.as_dtype ...
 from .framework.device_spec import DeviceSpec
 from .framework.graph import *                       # noqa: F401,F403  tf.Graph, tf.name_scope ...
@@ -20,7 +21,8 @@ from .framework.tensor_shape import (TensorShape, Dimension, dimension_value,  #
 from .framework.tensor_util import get_static_value   # noqa: F401
 from .framework.tensor_proto import *                # noqa: F401,F403  tf.make_tensor_proto ...
 from .framework.importer import *                    # noqa: F401,F403  tf.import_graph_def
-from .framework.op_def import RegisterGradient, NotDifferentiable, no_gradient
+from .framework.op_def import RegisterGradient, NotDifferentiable, no_gradient, \
+    NotDifferentiable as NoGradient     # TF 1.15's old name
 from .client.config import *                         # noqa: F401,F403  tf.ConfigProto ...
 from .client.session import Session, InteractiveSession, get_default_session
 from .ops.constant_op import *                       # noqa: F401,F403
@@ -30,9 +32,10 @@ from .ops.while_v2 import while_loop                 # noqa: F401
 from .ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized, \
     scatter_update, scatter_add, scatter_sub, scatter_mul, scatter_div, scatter_max, \
     scatter_min, scatter_nd_update, scatter_nd_add, scatter_nd_sub
+from .ops.state_ops import batch_scatter_update  # noqa: F401  (TF 1.15's tf.batch_scatter_update)
 from .ops.variables import *                         # noqa: F401,F403
 from .ops.lookup_ops import tables_initializer, initialize_all_tables  # noqa: F401
-from .ops.gradients import gradients, AggregationMethod
+from .ops.gradients import gradients, AggregationMethod, UnconnectedGradients
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.basic_math_ops import *                    # noqa: F401,F403  tf.exp, tf.maximum ...
 from .ops.comparison_ops import *                    # noqa: F401,F403  tf.equal, tf.where ...
@@ -90,6 +93,13 @@ from .ops.edit_distance_ops import *                 # noqa: F401,F403  tf.edit_
 from .ops.switch_case_ops import *                   # noqa: F401,F403  tf.switch_case
 from .ops.complex_ops import *                       # noqa: F401,F403  tf.complex, tf.real ...
 from .ops.fft_ops import *                           # noqa: F401,F403  tf.fft ...
+from .ops.quantize_ops import *                      # noqa: F401,F403  tf.quantize ...
+# tf.Summary, tf.GraphDef ...: looked up on first use, by protos' module __getattr__, so
+# that `import sandbox` does not load the protobuf library (framework/protos.py).
+from .framework.protos import __getattr__           # noqa: F401
+from .framework.type_spec import *                   # noqa: F401,F403  tf.TensorSpec ...
+from .ops.tensor_array_spec import TensorArraySpec  # noqa: F401
+from .data.optional_ops import OptionalSpec          # noqa: F401
 from . import nn
 from . import train
 from . import summary
@@ -122,4 +132,4 @@ from .api.io import decode_raw, matching_files, read_file, write_file  # noqa: F
 from .platform.tf_logging import get_logger  # noqa: F401
 from .framework.v2_compat import *                   # noqa: F401,F403  disable_v2_behavior ...
 from . import compat                                 # tf.compat.v1 is the sandbox itself
-from .version import VERSION, __version__
+from .version import *                               # noqa: F401,F403  tf.VERSION ...

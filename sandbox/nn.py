@@ -13,7 +13,7 @@ conv1d_transpose, pool and with_space_to_batch, built from them), sandbox/ops/ba
 (fused_batch_norm, batch_norm_with_global_normalization),
 sandbox/ops/depthwise_conv_ops.py (depthwise and separable convolution),
 sandbox/ops/basic_math_ops.py (sigmoid, tanh), and the recurrent networks: sandbox/ops/rnn.py
-(dynamic_rnn, static_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
+(dynamic_rnn, static_rnn, raw_rnn, static_state_saving_rnn ...) with the cells of tf.nn.rnn_cell (sandbox/ops/rnn_cell.py); the
 sampled losses nce_loss and sampled_softmax_loss (sandbox/ops/sampled_losses.py) and their
 candidate samplers (sandbox/ops/candidate_sampling_ops.py); CTC (sandbox/ops/ctc_ops.py:
 ctc_loss, ctc_loss_v2, the greedy and beam search decoders, ctc_unique_labels,
@@ -48,7 +48,8 @@ from .ops.conv_ops import (  # noqa: F401
 )
 from .ops.convolution_ops import (  # noqa: F401
     conv1d, convolution, max_pool1d, avg_pool1d, max_pool_v2, avg_pool_v2,
-    atrous_conv2d, conv1d_transpose, pool, with_space_to_batch,
+    atrous_conv2d, conv1d_transpose, pool, with_space_to_batch, conv_transpose,
+    atrous_conv2d_transpose,
 )
 from .ops.batch_norm_ops import (  # noqa: F401
     fused_batch_norm, batch_norm_with_global_normalization,
@@ -58,7 +59,8 @@ from .ops.depthwise_conv_ops import (  # noqa: F401
     depthwise_conv2d_native_backprop_filter, separable_conv2d,
 )
 from .ops.rnn import (  # noqa: F401
-    dynamic_rnn, static_rnn, bidirectional_dynamic_rnn, static_bidirectional_rnn,
+    dynamic_rnn, static_rnn, bidirectional_dynamic_rnn, static_bidirectional_rnn, raw_rnn,
+    static_state_saving_rnn,
 )
 from .ops import rnn_cell  # noqa: F401
 from .ops.conv3d_ops import conv3d, conv3d_transpose, max_pool3d, avg_pool3d  # noqa: F401
@@ -67,7 +69,8 @@ from .ops.conv_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa
 from .ops.sampled_losses import nce_loss, sampled_softmax_loss  # noqa: F401
 from .ops.candidate_sampling_ops import (  # noqa: F401
     all_candidate_sampler, compute_accidental_hits, log_uniform_candidate_sampler,
-    uniform_candidate_sampler,
+    uniform_candidate_sampler, fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
 )
 from .ops.ctc_ops import (  # noqa: F401
     ctc_loss, ctc_loss_v2, ctc_greedy_decoder, ctc_beam_search_decoder,

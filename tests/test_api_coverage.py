@@ -82,62 +82,74 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 06:25 UTC
+# pinned 2026-11-28 09:20 UTC
 REQUIRED_TEXT = """
-tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumulatorBase
-    ConfigProto DType DeviceSpec Dimension FIFOQueue FixedLenFeature FixedLenSequenceFeature
-    FixedLengthRecordReader GPUOptions Graph GraphKeys GraphOptions IdentityReader IndexedSlices
-    InteractiveSession NodeDef NotDifferentiable Operation OptimizerOptions PaddingFIFOQueue
-    Print PriorityQueue QueueBase RandomShuffleQueue ReaderBase RegisterGradient RunMetadata
-    RunOptions Session SparseFeature SparseTensor SparseTensorValue TFRecordReader Tensor
-    TensorArray TensorShape TextLineReader VERSION VarLenFeature Variable VariableScope
-    WholeFileReader abs accumulate_n acos acosh add add_check_numerics_ops add_n
-    add_to_collection add_to_collections all_variables angle arg_max arg_min argmax argmin
-    argsort as_dtype as_string asin asinh assert_equal assert_greater assert_greater_equal
-    assert_integer assert_less assert_less_equal assert_near assert_negative assert_non_negative
+tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
+    ConditionalAccumulator ConditionalAccumulatorBase ConfigProto DType DeviceSpec Dimension
+    Event FIFOQueue FixedLenFeature FixedLenSequenceFeature FixedLengthRecordReader GIT_VERSION
+    GPUOptions GRAPH_DEF_VERSION GRAPH_DEF_VERSION_MIN_CONSUMER GRAPH_DEF_VERSION_MIN_PRODUCER
+    Graph GraphDef GraphKeys GraphOptions HistogramProto IdentityReader IndexedSlices
+    IndexedSlicesSpec InteractiveSession LogMessage MONOLITHIC_BUILD MetaGraphDef NameAttrList
+    NoGradient NodeDef NotDifferentiable OpError Operation OptimizerOptions OptionalSpec
+    PaddingFIFOQueue Print PriorityQueue QUANTIZED_DTYPES QueueBase RandomShuffleQueue
+    ReaderBase RegisterGradient RunMetadata RunOptions Session SessionLog
+    SparseConditionalAccumulator SparseFeature SparseTensor SparseTensorSpec SparseTensorValue
+    Summary SummaryMetadata TFRecordReader Tensor TensorArray TensorArraySpec TensorInfo
+    TensorShape TensorSpec TextLineReader TypeSpec UnconnectedGradients VERSION VarLenFeature
+    Variable VariableAggregation VariableScope VariableSynchronization WholeFileReader abs
+    accumulate_n acos acosh add add_check_numerics_ops add_n add_to_collection
+    add_to_collections all_variables angle arg_max arg_min argmax argmin argsort as_dtype
+    as_string asin asinh assert_equal assert_greater assert_greater_equal assert_integer
+    assert_less assert_less_equal assert_near assert_negative assert_non_negative
     assert_non_positive assert_none_equal assert_positive assert_proper_iterable assert_rank
     assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar assert_type
     assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
-    batch_to_space batch_to_space_nd betainc bincount bitcast bool boolean_mask
-    broadcast_dynamic_shape broadcast_static_shape broadcast_to case cast ceil check_numerics
-    cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm clip_by_value
-    colocate_with complex complex128 complex64 concat cond confusion_matrix conj constant
-    constant_initializer container control_dependencies control_flow_v2_enabled
+    batch_scatter_update batch_to_space batch_to_space_nd betainc bfloat16 bincount bitcast bool
+    boolean_mask broadcast_dynamic_shape broadcast_static_shape broadcast_to case cast ceil
+    check_numerics cholesky cholesky_solve clip_by_average_norm clip_by_global_norm clip_by_norm
+    clip_by_value colocate_with complex complex128 complex64 concat cond confusion_matrix conj
+    constant constant_initializer container control_dependencies control_flow_v2_enabled
     convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
     cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
     custom_gradient decode_base64 decode_compressed decode_csv decode_json_example decode_raw
-    depth_to_space deserialize_many_sparse device diag diag_part digamma dimension_at_index
-    dimension_value disable_control_flow_v2 disable_eager_execution disable_resource_variables
-    disable_tensor_equality disable_v2_behavior disable_v2_tensorshape div div_no_nan divide
-    double dynamic_partition dynamic_stitch edit_distance einsum enable_control_flow_v2
-    enable_eager_execution enable_resource_variables enable_tensor_equality enable_v2_behavior
-    enable_v2_tensorshape encode_base64 ensure_shape equal erf erfc executing_eagerly exp
-    expand_dims expm1 extract_image_patches eye fft fft2d fft3d fill fingerprint
+    depth_to_space dequantize deserialize_many_sparse device diag diag_part digamma
+    dimension_at_index dimension_value disable_control_flow_v2 disable_eager_execution
+    disable_resource_variables disable_tensor_equality disable_v2_behavior
+    disable_v2_tensorshape div div_no_nan divide double dynamic_partition dynamic_stitch
+    edit_distance einsum enable_control_flow_v2 enable_eager_execution enable_resource_variables
+    enable_tensor_equality enable_v2_behavior enable_v2_tensorshape encode_base64 ensure_shape
+    equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
+    extract_volume_patches eye fake_quant_with_min_max_args
+    fake_quant_with_min_max_args_gradient fake_quant_with_min_max_vars
+    fake_quant_with_min_max_vars_gradient fake_quant_with_min_max_vars_per_channel
+    fake_quant_with_min_max_vars_per_channel_gradient fft fft2d fft3d fill fingerprint
     fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod foldl foldr
     gather gather_nd get_collection get_collection_ref get_default_graph get_default_session
     get_local_variable get_logger get_seed get_static_value get_variable get_variable_scope
     global_norm global_variables global_variables_initializer glorot_normal_initializer
-    glorot_uniform_initializer gradients greater greater_equal group guarantee_const half
-    hessians histogram_fixed_width histogram_fixed_width_bins identity identity_n ifft ifft2d
-    ifft3d igamma igammac imag import_graph_def init_scope initialize_all_tables
-    initialize_all_variables initialize_local_variables initialize_variables int16 int32 int64
-    int8 invert_permutation is_finite is_inf is_nan is_non_decreasing is_numeric_tensor
-    is_strictly_increasing is_tensor is_variable_initialized lbeta less less_equal lgamma
-    lin_space linspace local_variables local_variables_initializer log log1p log_sigmoid
-    logical_and logical_not logical_or logical_xor make_ndarray make_template make_tensor_proto
-    map_fn matching_files matmul matrix_band_part matrix_determinant matrix_diag
-    matrix_diag_part matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls
-    matrix_transpose matrix_triangular_solve maximum meshgrid min_max_variable_partitioner
-    minimum mod model_variables moving_average_variables multinomial multiply name_scope
-    negative newaxis no_gradient no_op no_regularizer norm not_equal numpy_function one_hot ones
-    ones_initializer ones_like orthogonal_initializer pad parallel_stack parse_example
-    parse_single_example parse_single_sequence_example parse_tensor placeholder
-    placeholder_with_default polygamma pow print py_func py_function qr random_crop random_gamma
-    random_normal random_normal_initializer random_poisson random_shuffle random_uniform
-    random_uniform_initializer range rank read_file real realdiv reciprocal reduce_all
-    reduce_any reduce_join reduce_logsumexp reduce_max reduce_mean reduce_min reduce_prod
-    reduce_sum regex_replace register_tensor_conversion_function repeat
-    report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
+    glorot_uniform_initializer grad_pass_through gradients greater greater_equal group
+    guarantee_const half hessians histogram_fixed_width histogram_fixed_width_bins identity
+    identity_n ifft ifft2d ifft3d igamma igammac imag import_graph_def init_scope
+    initialize_all_tables initialize_all_variables initialize_local_variables
+    initialize_variables int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan
+    is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized
+    lbeta less less_equal lgamma lin_space linspace local_variables local_variables_initializer
+    log log1p log_sigmoid logical_and logical_not logical_or logical_xor make_ndarray
+    make_template make_tensor_proto map_fn matching_files matmul matrix_band_part
+    matrix_determinant matrix_diag matrix_diag_part matrix_inverse matrix_set_diag matrix_solve
+    matrix_solve_ls matrix_square_root matrix_transpose matrix_triangular_solve maximum meshgrid
+    min_max_variable_partitioner minimum mod model_variables moving_average_variables
+    multinomial multiply name_scope negative newaxis no_gradient no_op no_regularizer norm
+    not_equal numpy_function one_hot ones ones_initializer ones_like op_scope
+    orthogonal_initializer pad parallel_stack parse_example parse_single_example
+    parse_single_sequence_example parse_tensor placeholder placeholder_with_default polygamma
+    pow print py_func py_function qint16 qint32 qint8 qr quantize quantize_v2 quantized_concat
+    quint16 quint8 random_crop random_gamma random_normal random_normal_initializer
+    random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
+    real realdiv reciprocal recompute_grad reduce_all reduce_any reduce_join reduce_logsumexp
+    reduce_max reduce_mean reduce_min reduce_prod reduce_sum regex_replace
+    register_tensor_conversion_function repeat report_uninitialized_variables
+    required_space_to_batch_paddings reset_default_graph reshape resource
     resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round rsqrt
     saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min scatter_mul
     scatter_nd scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub scatter_update
@@ -145,32 +157,34 @@ tf: AUTO_REUSE AggregationMethod Assert ConditionalAccumulator ConditionalAccumu
     self_adjoint_eigvals sequence_mask serialize_many_sparse serialize_sparse serialize_tensor
     set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort space_to_batch
     space_to_batch_nd space_to_depth sparse_add sparse_concat sparse_fill_empty_rows sparse_mask
-    sparse_maximum sparse_merge sparse_minimum sparse_placeholder sparse_reduce_max
-    sparse_reduce_max_sparse sparse_reduce_sum sparse_reduce_sum_sparse sparse_reorder
-    sparse_reset_shape sparse_reshape sparse_retain sparse_segment_mean sparse_segment_sqrt_n
-    sparse_segment_sum sparse_slice sparse_softmax sparse_split sparse_tensor_dense_matmul
-    sparse_tensor_to_dense sparse_to_dense sparse_to_indicator sparse_transpose split sqrt
-    square squared_difference squeeze stack stop_gradient strided_slice string string_join
-    string_split string_strip string_to_hash_bucket string_to_hash_bucket_fast
-    string_to_hash_bucket_strong string_to_number substr subtract svd switch_case
-    tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub
-    tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update tensordot tile timestamp
-    to_complex128 to_complex64 to_double to_float to_int32 to_int64 trace trainable_variables
-    transpose truediv truncated_normal truncated_normal_initializer truncatediv truncatemod
-    tuple uint16 uint8 uniform_unit_scaling_initializer unique unique_with_counts unravel_index
+    sparse_matmul sparse_maximum sparse_merge sparse_minimum sparse_placeholder
+    sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum sparse_reduce_sum_sparse
+    sparse_reorder sparse_reset_shape sparse_reshape sparse_retain sparse_segment_mean
+    sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax sparse_split
+    sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense sparse_to_indicator
+    sparse_transpose split sqrt square squared_difference squeeze stack stop_gradient
+    strided_slice string string_join string_split string_strip string_to_hash_bucket
+    string_to_hash_bucket_fast string_to_hash_bucket_strong string_to_number substr subtract svd
+    switch_case tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add
+    tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update
+    tensordot tile timestamp to_bfloat16 to_complex128 to_complex64 to_double to_float to_int32
+    to_int64 trace trainable_variables transpose truediv truncated_normal
+    truncated_normal_initializer truncatediv truncatemod tuple uint16 uint32 uint64 uint8
+    uniform_unit_scaling_initializer unique unique_with_counts unravel_index
     unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
     unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_axis_size_partitioner
-    variable_scope variables_initializer variance_scaling_initializer verify_tensor_all_finite
-    where where_v2 while_loop write_file zeros zeros_initializer zeros_like zeta
+    variable_op_scope variable_scope variables_initializer variance_scaling_initializer variant
+    verify_tensor_all_finite where where_v2 while_loop write_file zeros zeros_initializer
+    zeros_like zeta
 layers: AveragePooling1D AveragePooling2D AveragePooling3D BatchNormalization Conv1D Conv2D
     Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout Flatten InputSpec Layer MaxPooling1D
     MaxPooling2D MaxPooling3D SeparableConv1D SeparableConv2D average_pooling1d
     average_pooling2d average_pooling3d batch_normalization conv1d conv2d conv2d_transpose
     conv3d conv3d_transpose dense dropout flatten max_pooling1d max_pooling2d max_pooling3d
     separable_conv1d separable_conv2d
-data: Dataset FixedLengthRecordDataset Iterator TFRecordDataset TextLineDataset
-    get_output_classes get_output_shapes get_output_types make_initializable_iterator
-    make_one_shot_iterator
+data: Dataset DatasetSpec FixedLengthRecordDataset Iterator Options TFRecordDataset
+    TextLineDataset get_output_classes get_output_shapes get_output_types
+    make_initializable_iterator make_one_shot_iterator
 metrics: accuracy auc average_precision_at_k false_negatives false_negatives_at_thresholds
     false_positives false_positives_at_thresholds mean mean_absolute_error mean_cosine_distance
     mean_iou mean_per_class_accuracy mean_relative_error mean_squared_error mean_tensor
@@ -181,8 +195,8 @@ metrics: accuracy auc average_precision_at_k false_negatives false_negatives_at_
     true_positives_at_thresholds
 losses: Reduction absolute_difference add_loss compute_weighted_loss cosine_distance get_losses
     get_regularization_loss get_regularization_losses get_total_loss hinge_loss huber_loss
-    log_loss mean_squared_error sigmoid_cross_entropy softmax_cross_entropy
-    sparse_softmax_cross_entropy
+    log_loss mean_pairwise_squared_error mean_squared_error sigmoid_cross_entropy
+    softmax_cross_entropy sparse_softmax_cross_entropy
 estimator: Estimator EstimatorSpec ModeKeys RunConfig TrainSpec EvalSpec train_and_evaluate
     inputs.numpy_input_fn
 gfile: Copy DeleteRecursively Exists FastGFile GFile Glob IsDirectory ListDirectory MakeDirs
@@ -191,27 +205,30 @@ io.gfile: GFile copy exists glob isdir listdir makedirs mkdir remove rename rmtr
 logging: DEBUG ERROR FATAL INFO TaskLevelStatusMessage WARN debug error fatal flush
     get_verbosity info log log_every_n log_first_n log_if set_verbosity vlog warn warning
 math: abs accumulate_n acos acosh add add_n angle argmax argmin asin asinh atan atan2 atanh
-    betainc bincount ceil confusion_matrix conj cos cosh count_nonzero cumprod cumsum digamma
-    divide divide_no_nan equal erf erfc exp expm1 floor floordiv floormod greater greater_equal
-    igamma igammac imag in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing
-    is_strictly_increasing l2_normalize lbeta less less_equal lgamma log log1p log_sigmoid
-    log_softmax logical_and logical_not logical_or logical_xor maximum minimum mod multiply
-    multiply_no_nan negative not_equal polygamma pow real reciprocal reciprocal_no_nan
-    reduce_all reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean
-    reduce_min reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt scalar_mul
-    segment_max segment_mean segment_min segment_prod segment_sum sigmoid sign sin sinh softmax
-    softplus softsign sqrt square squared_difference subtract tan tanh top_k truediv
-    unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
-    unsorted_segment_sqrt_n unsorted_segment_sum xdivy xlogy zero_fraction zeta
-random: all_candidate_sampler categorical gamma get_seed log_uniform_candidate_sampler
-    multinomial normal poisson set_random_seed shuffle stateless_categorical
-    stateless_multinomial stateless_normal stateless_truncated_normal stateless_uniform
-    truncated_normal uniform uniform_candidate_sampler
+    bessel_i0 bessel_i0e bessel_i1 bessel_i1e betainc bincount ceil confusion_matrix conj cos
+    cosh count_nonzero cumprod cumsum cumulative_logsumexp digamma divide divide_no_nan equal
+    erf erfc exp expm1 floor floordiv floormod greater greater_equal igamma igammac imag
+    in_top_k invert_permutation is_finite is_inf is_nan is_non_decreasing is_strictly_increasing
+    l2_normalize lbeta less less_equal lgamma log log1p log_sigmoid log_softmax logical_and
+    logical_not logical_or logical_xor maximum minimum mod multiply multiply_no_nan negative
+    nextafter not_equal polygamma polyval pow real reciprocal reciprocal_no_nan reduce_all
+    reduce_any reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean reduce_min
+    reduce_prod reduce_std reduce_sum reduce_variance rint round rsqrt scalar_mul segment_max
+    segment_mean segment_min segment_prod segment_sum sigmoid sign sin sinh softmax softplus
+    softsign sqrt square squared_difference subtract tan tanh top_k truediv unsorted_segment_max
+    unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n
+    unsorted_segment_sum xdivy xlogy zero_fraction zeta
+random: all_candidate_sampler categorical fixed_unigram_candidate_sampler gamma get_seed
+    learned_unigram_candidate_sampler log_uniform_candidate_sampler multinomial normal poisson
+    set_random_seed shuffle stateless_categorical stateless_multinomial stateless_normal
+    stateless_truncated_normal stateless_uniform truncated_normal uniform
+    uniform_candidate_sampler
 io: FixedLenFeature FixedLenSequenceFeature PaddingFIFOQueue PriorityQueue QueueBase
     RandomShuffleQueue SparseFeature TFRecordCompressionType TFRecordOptions TFRecordWriter
-    VarLenFeature decode_base64 decode_bmp decode_compressed decode_csv decode_gif decode_image
-    decode_jpeg decode_json_example decode_png decode_raw deserialize_many_sparse encode_base64
-    encode_jpeg extract_jpeg_shape is_jpeg matching_files parse_example parse_sequence_example
+    VarLenFeature decode_and_crop_jpeg decode_base64 decode_bmp decode_compressed decode_csv
+    decode_gif decode_image decode_jpeg decode_json_example decode_png decode_raw
+    deserialize_many_sparse encode_base64 encode_jpeg extract_jpeg_shape is_jpeg
+    match_filenames_once matching_files parse_example parse_sequence_example
     parse_single_example parse_single_sequence_example parse_tensor read_file
     serialize_many_sparse serialize_sparse serialize_tensor tf_record_iterator write_file
     write_graph
@@ -219,29 +236,30 @@ debugging: Assert assert_all_finite assert_equal assert_greater assert_greater_e
     assert_integer assert_less assert_less_equal assert_near assert_negative assert_non_negative
     assert_non_positive assert_none_equal assert_positive assert_proper_iterable assert_rank
     assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar assert_shapes
-    assert_type check_numerics is_finite is_inf is_nan is_non_decreasing is_numeric_tensor
-    is_strictly_increasing
-nn: all_candidate_sampler atrous_conv2d avg_pool avg_pool1d avg_pool2d avg_pool3d avg_pool_v2
-    batch_norm_with_global_normalization batch_normalization bias_add bidirectional_dynamic_rnn
-    collapse_repeated compute_accidental_hits compute_average_loss conv1d conv1d_transpose
-    conv2d conv2d_backprop_filter conv2d_backprop_input conv2d_transpose conv3d
-    conv3d_backprop_filter conv3d_backprop_filter_v2 conv3d_transpose convolution crelu
-    ctc_beam_search_decoder ctc_beam_search_decoder_v2 ctc_greedy_decoder ctc_loss ctc_loss_v2
-    ctc_unique_labels depth_to_space depthwise_conv2d depthwise_conv2d_backprop_filter
-    depthwise_conv2d_backprop_input depthwise_conv2d_native
+    assert_type check_numerics get_log_device_placement is_finite is_inf is_nan
+    is_non_decreasing is_numeric_tensor is_strictly_increasing set_log_device_placement
+nn: all_candidate_sampler atrous_conv2d atrous_conv2d_transpose avg_pool avg_pool1d avg_pool2d
+    avg_pool3d avg_pool_v2 batch_norm_with_global_normalization batch_normalization bias_add
+    bidirectional_dynamic_rnn collapse_repeated compute_accidental_hits compute_average_loss
+    conv1d conv1d_transpose conv2d conv2d_backprop_filter conv2d_backprop_input conv2d_transpose
+    conv3d conv3d_backprop_filter conv3d_backprop_filter_v2 conv3d_transpose conv_transpose
+    convolution crelu ctc_beam_search_decoder ctc_beam_search_decoder_v2 ctc_greedy_decoder
+    ctc_loss ctc_loss_v2 ctc_unique_labels depth_to_space depthwise_conv2d
+    depthwise_conv2d_backprop_filter depthwise_conv2d_backprop_input depthwise_conv2d_native
     depthwise_conv2d_native_backprop_filter depthwise_conv2d_native_backprop_input dilation2d
     dropout dynamic_rnn elu embedding_lookup embedding_lookup_sparse erosion2d
-    fractional_avg_pool fractional_max_pool fused_batch_norm in_top_k l2_loss l2_normalize
-    leaky_relu local_response_normalization log_poisson_loss log_softmax
-    log_uniform_candidate_sampler lrn max_pool max_pool1d max_pool2d max_pool3d max_pool_v2
-    max_pool_with_argmax moments nce_loss normalize_moments pool relu relu6 relu_layer
-    safe_embedding_lookup_sparse sampled_softmax_loss scale_regularization_loss selu
-    separable_conv2d sigmoid sigmoid_cross_entropy_with_logits softmax
-    softmax_cross_entropy_with_logits softmax_cross_entropy_with_logits_v2 softplus softsign
-    space_to_batch space_to_depth sparse_softmax_cross_entropy_with_logits
-    static_bidirectional_rnn static_rnn sufficient_statistics swish tanh top_k
-    uniform_candidate_sampler weighted_cross_entropy_with_logits weighted_moments
-    with_space_to_batch xw_plus_b zero_fraction
+    fixed_unigram_candidate_sampler fractional_avg_pool fractional_max_pool fused_batch_norm
+    in_top_k l2_loss l2_normalize leaky_relu learned_unigram_candidate_sampler
+    local_response_normalization log_poisson_loss log_softmax log_uniform_candidate_sampler lrn
+    max_pool max_pool1d max_pool2d max_pool3d max_pool_v2 max_pool_with_argmax moments nce_loss
+    normalize_moments pool raw_rnn relu relu6 relu_layer safe_embedding_lookup_sparse
+    sampled_softmax_loss scale_regularization_loss selu separable_conv2d sigmoid
+    sigmoid_cross_entropy_with_logits softmax softmax_cross_entropy_with_logits
+    softmax_cross_entropy_with_logits_v2 softplus softsign space_to_batch space_to_depth
+    sparse_softmax_cross_entropy_with_logits static_bidirectional_rnn static_rnn
+    static_state_saving_rnn sufficient_statistics swish tanh top_k uniform_candidate_sampler
+    weighted_cross_entropy_with_logits weighted_moments with_space_to_batch xw_plus_b
+    zero_fraction
 nn.rnn_cell: BasicLSTMCell BasicRNNCell DeviceWrapper DropoutWrapper GRUCell LSTMCell
     LSTMStateTuple MultiRNNCell RNNCell ResidualWrapper
 train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer BytesList
@@ -250,22 +268,22 @@ train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer Bytes
     FeedFnHook FinalOpsHook FloatList FtrlOptimizer GlobalStepWaiterHook
     GradientDescentOptimizer Int64List JobDef LoggingTensorHook LooperThread MomentumOptimizer
     MonitoredSession MonitoredTrainingSession NanLossDuringTrainingError NanTensorHook
-    NewCheckpointReader Optimizer ProximalAdagradOptimizer ProximalGradientDescentOptimizer
-    QueueRunner RMSPropOptimizer Saver SaverDef Scaffold SecondOrStepTimer SequenceExample
-    Server ServerDef SessionCreator SessionManager SessionRunArgs SessionRunContext
-    SessionRunHook SessionRunValues SingularMonitoredSession StepCounterHook StopAtStepHook
-    SummarySaverHook Supervisor SyncReplicasOptimizer WorkerSessionCreator add_queue_runner
-    assert_global_step basic_train_loop batch batch_join checkpoint_exists checkpoints_iterator
-    cosine_decay cosine_decay_restarts create_global_step exponential_decay export_meta_graph
-    generate_checkpoint_state_proto get_checkpoint_mtimes get_checkpoint_state get_global_step
-    get_or_create_global_step global_step import_meta_graph init_from_checkpoint input_producer
-    inverse_time_decay latest_checkpoint limit_epochs linear_cosine_decay list_variables
-    load_checkpoint load_variable match_filenames_once maybe_batch maybe_batch_join
-    maybe_shuffle_batch maybe_shuffle_batch_join natural_exp_decay noisy_linear_cosine_decay
-    piecewise_constant piecewise_constant_decay polynomial_decay range_input_producer
-    remove_checkpoint replica_device_setter shuffle_batch shuffle_batch_join
-    slice_input_producer start_queue_runners string_input_producer summary_iterator
-    update_checkpoint_state write_graph
+    NewCheckpointReader Optimizer ProfilerHook ProximalAdagradOptimizer
+    ProximalGradientDescentOptimizer QueueRunner RMSPropOptimizer Saver SaverDef Scaffold
+    SecondOrStepTimer SequenceExample Server ServerDef SessionCreator SessionManager
+    SessionRunArgs SessionRunContext SessionRunHook SessionRunValues SingularMonitoredSession
+    StepCounterHook StopAtStepHook SummarySaverHook Supervisor SyncReplicasOptimizer VocabInfo
+    WorkerSessionCreator add_queue_runner assert_global_step basic_train_loop batch batch_join
+    checkpoint_exists checkpoints_iterator cosine_decay cosine_decay_restarts create_global_step
+    exponential_decay export_meta_graph generate_checkpoint_state_proto get_checkpoint_mtimes
+    get_checkpoint_state get_global_step get_or_create_global_step global_step import_meta_graph
+    init_from_checkpoint input_producer inverse_time_decay latest_checkpoint limit_epochs
+    linear_cosine_decay list_variables load_checkpoint load_variable match_filenames_once
+    maybe_batch maybe_batch_join maybe_shuffle_batch maybe_shuffle_batch_join natural_exp_decay
+    noisy_linear_cosine_decay piecewise_constant piecewise_constant_decay polynomial_decay
+    range_input_producer remove_checkpoint replica_device_setter shuffle_batch
+    shuffle_batch_join slice_input_producer start_queue_runners string_input_producer
+    summary_iterator update_checkpoint_state warm_start write_graph
 contrib.layers: flatten fully_connected xavier_initializer l2_regularizer
     variance_scaling_initializer
 """

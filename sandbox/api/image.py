@@ -19,11 +19,11 @@ api/_v1/image/__init__.py), gathered from:
 random_crop is tf.random_crop. Not here (TF 1.15 has them): extract_glimpse,
 extract_image_patches, sample_distorted_bounding_box, combined_non_max_suppression,
 non_max_suppression_overlaps / _padded / _with_scores, ssim_multiscale,
-adjust_jpeg_quality / random_jpeg_quality, decode_and_crop_jpeg.
+adjust_jpeg_quality / random_jpeg_quality.
 """
 from ..ops.image_codec_ops import (  # noqa: F401
-    decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
-    extract_jpeg_shape, is_jpeg)
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
+    encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 from ..ops.image_color_ops import (  # noqa: F401
     adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation, grayscale_to_rgb,
     hsv_to_rgb, random_brightness, random_contrast, random_hue, random_saturation,
@@ -43,7 +43,8 @@ transpose = transpose_image
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "adjust_gamma", "adjust_hue",
            "adjust_saturation", "central_crop", "convert_image_dtype", "crop_and_resize",
-           "crop_to_bounding_box", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+           "crop_to_bounding_box", "decode_and_crop_jpeg", "decode_bmp", "decode_gif",
+           "decode_image", "decode_jpeg",
            "decode_png", "draw_bounding_boxes", "encode_jpeg", "encode_png", "extract_jpeg_shape",
            "flip_left_right", "flip_up_down", "grayscale_to_rgb", "hsv_to_rgb", "image_gradients",
            "is_jpeg", "non_max_suppression", "pad_to_bounding_box", "per_image_standardization",

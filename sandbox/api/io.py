@@ -17,16 +17,17 @@ sandbox/ops/parsing_ops.py.
 `tf.io.write_graph` is tf.train.write_graph (sandbox/train/graph_io.py: it writes the GraphDef
 the summary FileWriter makes), so this one module of sandbox/api/ sits in the train layer.
 
-The image codecs (decode_png, decode_jpeg, encode_jpeg, decode_image, decode_bmp, decode_gif,
-is_jpeg, extract_jpeg_shape) are sandbox/ops/image_codec_ops.py, the same functions as
-tf.image's (TF 1.15 has encode_png in tf.image only).
+The image codecs (decode_png, decode_jpeg, decode_and_crop_jpeg, encode_jpeg, decode_image,
+decode_bmp, decode_gif, is_jpeg, extract_jpeg_shape) are sandbox/ops/image_codec_ops.py, the
+same functions as tf.image's (TF 1.15 has encode_png in tf.image only).
 
 Tensors as bytes (serialize_tensor, parse_tensor, serialize_sparse, serialize_many_sparse,
 deserialize_many_sparse) are sandbox/ops/tensor_serialization_ops.py; base64, decompression and
 JSON tf.Examples (encode_base64, decode_base64, decode_compressed, decode_json_example) are
 sandbox/ops/encode_ops.py.
 
-Not here (TF 1.15 has them): match_filenames_once, decode_and_crop_jpeg.
+match_filenames_once (a local variable holding the files that match a glob) is tf.train's,
+sandbox/train/input.py.
 """
 import types as _types
 
@@ -36,8 +37,8 @@ from ..ops.data_flow_ops import (  # noqa: F401
     PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from ..ops.file_io_ops import decode_raw, matching_files, read_file, write_file  # noqa: F401
 from ..ops.image_codec_ops import (  # noqa: F401
-    decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg,
-    extract_jpeg_shape, is_jpeg)
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
+    encode_jpeg, extract_jpeg_shape, is_jpeg)
 from ..ops.parsing_csv_ops import decode_csv  # noqa: F401
 from ..ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
@@ -51,6 +52,7 @@ from ..platform import gfile as _gfile
 from ..platform.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
 from ..train.graph_io import write_graph  # noqa: F401
+from ..train.input import match_filenames_once  # noqa: F401
 
 __all__ = ["PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue",
            "decode_csv", "decode_raw", "gfile", "matching_files",
@@ -61,7 +63,8 @@ __all__ = ["PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue
            "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
            "encode_jpeg", "extract_jpeg_shape", "is_jpeg", "serialize_tensor", "parse_tensor",
            "decode_base64", "encode_base64", "decode_compressed", "decode_json_example",
-           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse"]
+           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+           "decode_and_crop_jpeg", "match_filenames_once"]
 
 _GFILE_NAMES = ("GFile", "copy", "exists", "glob", "isdir", "listdir", "makedirs", "mkdir",
                 "remove", "rename", "rmtree", "stat", "walk")

@@ -8,11 +8,13 @@ xlogy, reduce_std, reduce_variance, unsorted_segment_sum, confusion_matrix ...):
     accuracy = tf.reduce_mean(tf.cast(tf.math.equal(tf.math.argmax(y, 1), labels), tf.float32))
 
 The complex-number functions (angle, conj, imag, real) are sandbox/ops/complex_ops.py's, the
-same as the top-level names; `abs` of a complex tensor is not handled yet (see that module).
+same as the top-level names; `abs` of a complex tensor is its magnitude (ComplexAbs), and
+exp, log, pow, matmul and reduce_prod take complex tensors too.
 
-Not here (TF 1.15 has them): the special functions (bessel_*, betainc, digamma, igamma, lgamma, polygamma, zeta, lbeta), the
-segment reductions other than segment_sum and unsorted_segment_sum, bincount,
-cumulative_logsumexp, nextafter, polyval.
+The modified Bessel functions (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e) are only here,
+as in TF 1.15: sandbox/ops/bessel_ops.py. cumulative_logsumexp, polyval and nextafter are
+math_extra_ops.py's; the special functions (betainc, digamma, igamma, lgamma, polygamma,
+zeta, lbeta) special_math_ops.py's; the segment reductions and bincount segment_ops.py's.
 """
 from ..ops.basic_math_ops import (  # noqa: F401
     abs, cos, erf, exp, expm1, is_finite, is_inf, is_nan, log, log1p, maximum, minimum,
@@ -41,6 +43,8 @@ from ..ops.math_extra_ops import (  # noqa: F401
 from ..ops.special_math_ops import (  # noqa: F401
     betainc, digamma, igamma, igammac, lbeta, lgamma, polygamma, zeta,
 )
+from ..ops.math_extra_ops import cumulative_logsumexp, nextafter, polyval  # noqa: F401
+from ..ops.bessel_ops import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401
 from ..ops.complex_ops import angle, conj, imag, real  # noqa: F401
 from ..ops.segment_ops import (  # noqa: F401
     bincount, segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_max,
@@ -48,6 +52,8 @@ from ..ops.segment_ops import (  # noqa: F401
 )
 
 __all__ = [
+    "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "cumulative_logsumexp", "nextafter",
+    "polyval",
     "betainc", "bincount", "digamma", "igamma", "igammac", "lbeta", "lgamma", "polygamma",
     "segment_max", "segment_mean", "segment_min", "segment_prod", "unsorted_segment_max",
     "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",

@@ -10,8 +10,7 @@ api/_v1/random/__init__.py): the TF-2 names of the random ops of sandbox/ops/ran
 `gamma` and `poisson` are tf.random_gamma and tf.random_poisson (NumPy's numbers, not TF's).
 The candidate samplers (`log_uniform_candidate_sampler` ...) are sandbox/ops/
 candidate_sampling_ops.py's, as in tf.nn. The stateless_* ops are sandbox/ops/
-stateless_random_ops.py's (TF's numbers for the same seed). Not here (TF 1.15 has them): the
-learned and fixed unigram samplers.
+stateless_random_ops.py's (TF's numbers for the same seed).
 """
 from ..ops.random_ops import (  # noqa: F401
     get_seed, multinomial, random_normal as normal, random_shuffle as shuffle,
@@ -24,10 +23,13 @@ from ..ops.stateless_random_ops import (  # noqa: F401
 )
 from ..ops.random_extra_ops import random_gamma as gamma, random_poisson as poisson  # noqa: F401
 from ..ops.candidate_sampling_ops import (  # noqa: F401
-    all_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
 
-__all__ = ["all_candidate_sampler", "log_uniform_candidate_sampler", "uniform_candidate_sampler",
+__all__ = ["all_candidate_sampler", "fixed_unigram_candidate_sampler",
+           "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler",
+           "uniform_candidate_sampler",
            "categorical", "gamma", "poisson", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
            "stateless_categorical", "stateless_multinomial", "stateless_normal",
            "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform"]

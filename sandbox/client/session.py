@@ -23,7 +23,7 @@ import numpy as np
 
 # The stack of default sessions is the framework's (Tensor.eval reads it there), as in TF.
 from ..framework.default_session import (_default_session_stack, _global_default_session,
-                                         get_default_session)
+                                         get_default_session, get_log_device_placement)
 from ..framework.graph import Graph, get_default_graph
 from ..framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from ..framework.operation import Operation
@@ -118,7 +118,8 @@ class BaseSession:
         if config is not None and not isinstance(config, ConfigProto):
             raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
-        self._config = config or ConfigProto()
+        # a Session made without a config logs placements if tf.debugging said so (as TF)
+        self._config = config or ConfigProto(log_device_placement=get_log_device_placement())
         self._target = target
         self._closed = False
         self._structures = {}

@@ -1,5 +1,5 @@
 """`tf.data` -- mirrors TensorFlow 1.15's tf.data (python/data/ops/dataset_ops.py,
-iterator_ops.py).
+iterator_ops.py, options.py).
 
     dataset = tf.data.Dataset.from_tensor_slices((images, labels))
     dataset = dataset.shuffle(1000, seed=1).map(preprocess).batch(100).repeat(5)
@@ -12,8 +12,9 @@ iterator_ops.py; what runs on the task that holds an iterator is in sandbox/ops/
 kernels) and sandbox/ops/dataset_function.py (the traced functions of map, filter, flat_map
 and interleave).
 """
-from .dataset_ops import Dataset, DatasetV1, get_output_types, get_output_shapes, \
-    get_output_classes
+from .dataset_ops import Dataset, DatasetV1, DatasetSpec, get_output_types, \
+    get_output_shapes, get_output_classes
+from .options import Options
 from .readers import TFRecordDataset, TextLineDataset, FixedLengthRecordDataset
 from .iterator_ops import Iterator, make_one_shot_iterator, make_initializable_iterator
 from . import experimental
@@ -22,4 +23,4 @@ from .experimental import AUTOTUNE
 __all__ = ["Dataset", "DatasetV1", "Iterator", "make_one_shot_iterator",
            "make_initializable_iterator", "get_output_types", "get_output_shapes",
            "get_output_classes", "TFRecordDataset", "TextLineDataset",
-           "FixedLengthRecordDataset", "experimental", "AUTOTUNE"]
+           "FixedLengthRecordDataset", "experimental", "AUTOTUNE", "DatasetSpec", "Options"]

@@ -24,6 +24,10 @@ a placeholder) is captured: its value is read when the iterator is initialized.
 TF 1.15 uses the graph's op count as op seed while the sandbox (ops/random_ops.get_seed)
 follows TF 2's counter, so those orders differ.
 
+`dataset.element_spec` describes an element with tf.TensorSpecs, and tf.data.DatasetSpec a
+whole dataset (TF's type specs, framework/type_spec.py). `with_options(options)` attaches
+tf.data.Options (data/options.py), merged along the pipeline: they are kept, not acted on.
+
 `from_generator(gen, ...)` is the one source whose elements are made by Python code: the
 generator stays in this process (only a token travels), so its iterator must run here -- a
 local Session -- as TF's generator, too, runs in the client's process.
@@ -37,14 +41,16 @@ from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.type_spec import TensorSpec, TypeSpec, most_specific_compatible_shape
 from ..ops.dataset_function import trace_function
 from ..ops.dataset_pipeline import GENERATORS
 from ..ops.random_ops import get_seed
 from . import nest
 from .iterator_ops import make_initializable_iterator, make_one_shot_iterator
 from .nest import Spec as _Spec
+from .options import Options
 
-__all__ = ["Dataset", "DatasetV1", "get_output_types", "get_output_shapes",
+__all__ = ["Dataset", "DatasetV1", "DatasetSpec", "get_output_types", "get_output_shapes",
            "get_output_classes"]
 
 
@@ -99,6 +105,11 @@ class DatasetV1:
     @property
     def output_classes(self):
         return nest.map_structure(lambda s: Tensor, self._structure)
+
+    @property
+    def element_spec(self):
+        """The kind of one element: a tf.TensorSpec per component, nested as the element."""
+        return nest.map_structure(lambda s: TensorSpec(s.shape, s.dtype), self._structure)
 
     def _flat_specs(self):
         return nest.flatten(self._structure)
@@ -218,6 +229,19 @@ class DatasetV1:
 
     def apply(self, transformation_func):
         return transformation_func(self)
+
+    # -- options ----------------------------------------------------------------------------
+    def options(self):
+        """The tf.data.Options of this pipeline: its inputs' options, merged."""
+        options = Options()
+        for dataset in self._inputs:
+            options = options.merge(dataset.options())
+        return options
+
+    def with_options(self, options):
+        """This dataset with `options` merged into its pipeline's (a ValueError if the two set
+        one option to different values, as in TF 1.15)."""
+        return _OptionsDataset(self, options)
 
     # -- iterators --------------------------------------------------------------------------
     def make_one_shot_iterator(self):
@@ -599,7 +623,7 @@ class ConcatenateDataset(DatasetV1):
             raise TypeError(f"Dataset.concatenate: the datasets have different types "
                             f"{a.output_types} and {b.output_types}.")
         super().__init__(nest.pack_sequence_as(a._structure, [
-            _Spec(x.dtype, _most_specific(x.shape, y.shape))
+            _Spec(x.dtype, most_specific_compatible_shape(x.shape, y.shape))
             for x, y in zip(a._flat_specs(), b._flat_specs())]), [a, b])
 
     def _plan(self, tensors):
@@ -607,9 +631,37 @@ class ConcatenateDataset(DatasetV1):
                 "other": self._inputs[1]._plan(tensors)}
 
 
-def _most_specific(a, b):
-    """The shape both shapes fit (TF's most_specific_compatible_shape)."""
-    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
-        return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+class _OptionsDataset(_Unary):
+    """The input dataset with options attached; its elements are the input's."""
+
+    def __init__(self, input_dataset, options):
+        self._options = input_dataset.options().merge(options)
+        super().__init__(input_dataset)
+
+    def options(self):
+        return self._options
+
+    def _plan(self, tensors):
+        return self._input._plan(tensors)
+
+
+# -- the type specification of a dataset -----------------------------------------------------
+
+class DatasetSpec(TypeSpec):
+    """tf.data.DatasetSpec: describes a dataset by the spec of its elements (and the shape of
+    a batch of datasets: () for one)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self._element_spec = element_spec
+        self._dataset_shape = TensorShape(dataset_shape)
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
+
+    element_spec = property(lambda self: self._element_spec)
+    value_type = property(lambda self: Dataset)
+
+    def _serialize(self):
+        return (self._element_spec, self._dataset_shape)
 

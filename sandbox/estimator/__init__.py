@@ -15,7 +15,7 @@ task of a cluster described by TF_CONFIG:
                        tf.feature_column columns and a head
 """
 from . import export, inputs
-from .estimator import Estimator
+from .estimator import Estimator, VocabInfo, WarmStartSettings
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
 from .training import TrainSpec, EvalSpec, train_and_evaluate
@@ -25,4 +25,4 @@ from .canned import (DNNClassifier, DNNRegressor, LinearClassifier, LinearRegres
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "TrainSpec", "EvalSpec",
            "train_and_evaluate", "inputs", "export", "DNNClassifier", "DNNRegressor",
            "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
-           "DNNLinearCombinedRegressor"]
+           "DNNLinearCombinedRegressor", "VocabInfo", "WarmStartSettings"]

@@ -26,7 +26,13 @@ MonitoredSession, so nothing lives between calls but the files in model_dir:
             until the input raises OutOfRangeError.
   export_saved_model   (or export_savedmodel) the PREDICT graph of a serving input receiver
             and the latest checkpoint as a SavedModel (export/saved_model_export.py).
+
+Estimator(warm_start_from=...) -- a checkpoint (directory or prefix), a SavedModel directory
+or a WarmStartSettings -- calls tf.train.warm_start (train/warm_starting_util.py) in every
+training graph, after model_fn: the variables' initializers then read that checkpoint, which
+matters only while model_dir has no checkpoint of its own (one there is restored instead).
 """
+import collections
 import inspect
 import os
 import tempfile
@@ -46,12 +52,46 @@ from ..train.monitored_session import ChiefSessionCreator, MonitoredSession, \
 from ..train.saver import Saver
 from ..train.session_run_hook import SessionRunHook
 from ..train.session_manager import logger as _log   # 'sandbox.train', as the hooks log
+from ..train.warm_starting_util import VocabInfo, warm_start
 from . import evaluation
 from .export import saved_model_export
 from .model_fn import EstimatorSpec, ModeKeys, LOSS_METRIC_KEY
 from .run_config import RunConfig
 
-__all__ = ["Estimator"]
+__all__ = ["Estimator", "WarmStartSettings", "VocabInfo"]
+
+
+class WarmStartSettings(collections.namedtuple("WarmStartSettings", [
+        "ckpt_to_initialize_from", "vars_to_warm_start", "var_name_to_vocab_info",
+        "var_name_to_prev_var_name"])):
+    """What Estimator(warm_start_from=...) warm-starts: the arguments of tf.train.warm_start
+    (TF's tf.estimator.WarmStartSettings, same defaults)."""
+
+    def __new__(cls, ckpt_to_initialize_from, vars_to_warm_start=".*",
+                var_name_to_vocab_info=None, var_name_to_prev_var_name=None):
+        if not ckpt_to_initialize_from:
+            raise ValueError("`ckpt_to_initialize_from` MUST be set in WarmStartSettings")
+        return super().__new__(cls, ckpt_to_initialize_from, vars_to_warm_start,
+                               var_name_to_vocab_info or {}, var_name_to_prev_var_name or {})
+
+
+def _get_default_warm_start_settings(warm_start_from):
+    """WarmStartSettings from warm_start_from: None, a checkpoint path (a SavedModel
+    directory stands for its variables/variables checkpoint) or WarmStartSettings."""
+    if warm_start_from is None:
+        return None
+    if isinstance(warm_start_from, (str, bytes, os.PathLike)):
+        path = os.fsdecode(warm_start_from)
+        saved_model_variables = os.path.join(path, "variables", "variables")
+        if os.path.exists(saved_model_variables + ".index"):
+            _log.info("Warm-starting from a SavedModel")
+            return WarmStartSettings(ckpt_to_initialize_from=saved_model_variables)
+        return WarmStartSettings(ckpt_to_initialize_from=path)
+    if isinstance(warm_start_from, WarmStartSettings):
+        return warm_start_from
+    raise ValueError(f"warm_start_from must be a string or a WarmStartSettings, instead got "
+                     f"{type(warm_start_from)}")
+
 
 _VALID_MODEL_FN_ARGS = {"features", "labels", "mode", "params", "self", "config"}
 
@@ -170,9 +210,7 @@ class Estimator:
 
     def __init__(self, model_fn, model_dir=None, config=None, params=None,
                  warm_start_from=None):
-        if warm_start_from is not None:
-            raise NotImplementedError("Estimator(warm_start_from=...) is not supported by the "
-                                      "sandbox: restore from model_dir instead.")
+        self._warm_start_settings = _get_default_warm_start_settings(warm_start_from)
         if config is None:
             config = RunConfig()
         if not isinstance(config, RunConfig):
@@ -326,6 +364,9 @@ class Estimator:
     def _train_with_estimator_spec(self, spec, worker_hooks, hooks, global_step,
                                    saving_listeners):
         from ..summary import scalar
+        if self._warm_start_settings:
+            _log.info("Warm-starting with WarmStartSettings: %s", self._warm_start_settings)
+            warm_start(*self._warm_start_settings)
         if not any(getattr(x, "op", x).name == "loss"
                    for x in get_collection(GraphKeys.SUMMARIES)):
             scalar("loss", spec.loss)

@@ -15,7 +15,7 @@ it is closed (`_global_default_session`).
 import threading
 
 __all__ = ["get_default_session", "session_for", "eval_using_default_session",
-           "run_using_default_session"]
+           "run_using_default_session", "set_log_device_placement", "get_log_device_placement"]
 
 
 class _DefaultSessionStack(threading.local):
@@ -63,3 +63,18 @@ def eval_using_default_session(tensor, feed_dict, graph, session=None):
 def run_using_default_session(operation, feed_dict, graph, session=None):
     """Operation.run: runs `operation` in `session` (default: the default session)."""
     session_for(session, graph, f"run operation {operation.name!r}").run(operation, feed_dict)
+
+
+# -- what a Session made without a config logs (tf.debugging.set_log_device_placement) --------
+# In TF a flag of the process's context, whose ConfigProto such a Session takes.
+_log_device_placement = [False]
+
+
+def set_log_device_placement(enabled):
+    """Whether Sessions made without a config log where each op is placed."""
+    _log_device_placement[0] = bool(enabled)
+
+
+def get_log_device_placement():
+    """The setting of set_log_device_placement (False until set)."""
+    return _log_device_placement[0]

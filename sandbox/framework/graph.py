@@ -21,7 +21,8 @@ from .tensor import Tensor
 
 __all__ = ["Graph", "GraphKeys", "get_default_graph", "reset_default_graph", "name_scope",
            "device", "container", "control_dependencies", "colocate_with", "add_to_collection",
-           "add_to_collections", "get_collection", "get_collection_ref", "get_name_scope"]
+           "add_to_collections", "get_collection", "get_collection_ref", "get_name_scope",
+           "op_scope"]
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\-/>]*$")
@@ -489,6 +490,18 @@ def name_scope(name, default_name=None, values=None):
                          "must be provided.")
     g = _graph_from_values(values)
     with g.as_default(), g.name_scope(n) as scope:
+        yield scope
+
+
+@contextlib.contextmanager
+def op_scope(values, name, default_name=None):
+    """`tf.op_scope(values, name, default_name=None)`: TF's deprecated form of
+    `tf.name_scope(name, default_name, values)` -- the same scope, the arguments in another
+    order (and, as in TF, a warning)."""
+    from ..platform import tf_logging
+    tf_logging.warn("tf.op_scope(values, name, default_name) is deprecated,"
+                    " use tf.name_scope(name, default_name, values)")
+    with name_scope(name, default_name=default_name, values=values) as scope:
         yield scope
 
 

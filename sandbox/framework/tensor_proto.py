@@ -11,6 +11,13 @@ filled as TF fills them: numbers of more than one element as little-endian tenso
 scalars and a value broadcast to a larger `shape` in *_val, booleans, complex numbers and
 strings always in *_val. make_ndarray is the inverse (a short *_val is padded with its last
 value, as TF does).
+
+bfloat16 travels as its 16 raw bits (tensor_content, or half_val for one value), as TF 2.15
+writes it; the quantized types (qint8 ...) as their integers in int_val, and only from NumPy
+arrays (a Python list of ints is no quantized value: TypeError, as in TF).
+One difference from TF: tensorboardX's copy of tensor.proto predates the uint32_val and
+uint64_val fields, so a single uint32/uint64 value (or one broadcast to `shape`) is written as
+tensor_content of all its elements -- the same array comes back, through TF's make_ndarray too.
 """
 import numpy as np
 
@@ -19,12 +26,14 @@ from . import dtypes
 __all__ = ["make_tensor_proto", "make_ndarray"]
 
 # dtypes TF writes as tensor_content when there is more than one element
-_CONTENT_TYPES = {"float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64",
-                  "uint16", "uint32", "uint64", "qint8", "quint8", "qint16", "quint16",
+_CONTENT_TYPES = {"float16", "bfloat16", "float32", "float64", "int32", "uint8", "int16", "int8",
+                  "int64", "uint16", "uint32", "uint64", "qint8", "quint8", "qint16", "quint16",
                   "qint32"}
 # dtype name -> the *_val field that holds its values
 _VAL_FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
                "uint8": "int_val", "uint16": "int_val", "int16": "int_val", "int8": "int_val",
+               "qint8": "int_val", "quint8": "int_val", "qint16": "int_val",
+               "quint16": "int_val", "qint32": "int_val",
                "int64": "int64_val", "bool": "bool_val", "complex64": "scomplex_val",
                "complex128": "dcomplex_val", "float16": "half_val", "bfloat16": "half_val",
                "uint32": "uint32_val", "uint64": "uint64_val", "string": "string_val"}
@@ -45,8 +54,9 @@ def dtype_of_enum(value):
     try:
         return dtypes.as_dtype(int(value))
     except TypeError:
-        raise TypeError(f"TF's DataType {int(value)} has no dtype in the sandbox (it has "
-                        "numbers, bools and strings).") from None
+        raise TypeError(f"TF's DataType {int(value)} has no dtype in the sandbox (it has TF "
+                        "1.15's: numbers, bools, strings, the quantized types, resource and "
+                        "variant).") from None
 
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
@@ -69,6 +79,10 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
     if isinstance(values, (np.ndarray, np.generic)):
         nparray = values.astype(np_dt) if np_dt is not None and not is_string else values
     else:
+        if dtype is not None and dtype.is_quantized:
+            raise TypeError(f"Expected {dtype.base_dtype.name}, but got {values!r} of type "
+                            f"'{type(values).__name__}'. (Quantized values come from NumPy "
+                            "arrays: np.array(values, np.int8) for qint8 ...)")
         if values is None:
             raise ValueError("None values not supported.")
         if shape is not None and np.prod(shape, dtype=np.int64) == 0:
@@ -118,12 +132,18 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
         tensor_shape=tensor_shape_pb2.TensorShapeProto(
             dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=d) for d in shape]))
     name = numpy_dtype.base_dtype.name
+    field = _VAL_FIELDS.get(name)
+    has_field = field in tensor_pb2.TensorProto.DESCRIPTOR.fields_by_name
+    if not has_field and name in _CONTENT_TYPES and shape_size:   # uint32/uint64: docstring
+        if not is_same_size:            # the values padded with the last, as make_ndarray does
+            nparray = np.pad(nparray.ravel(), (0, shape_size - nparray.size), "edge")
+        proto.tensor_content = nparray.astype(nparray.dtype.newbyteorder("<")).tobytes()
+        return proto
     if is_same_size and name in _CONTENT_TYPES and shape_size > 1:
         proto.tensor_content = nparray.astype(nparray.dtype.newbyteorder("<")).tobytes()
         return proto
     flat = nparray.ravel()
-    field = _VAL_FIELDS.get(name)
-    if field is None or field not in tensor_pb2.TensorProto.DESCRIPTOR.fields_by_name:
+    if not has_field:
         raise TypeError(f"Element type not supported in TensorProto: {nparray.dtype.name}")
     target = getattr(proto, field)
     if name == "string":
@@ -133,6 +153,8 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
     elif name in ("complex64", "complex128"):
         for x in flat:
             target.extend([float(x.real), float(x.imag)])
+    elif numpy_dtype.is_quantized:
+        target.extend(_integers_of(flat).tolist())
     else:
         target.extend(flat.tolist())
     return proto
@@ -167,6 +189,8 @@ def make_ndarray(tensor):
     elif name in ("complex64", "complex128"):
         it = iter(raw)
         values = np.array([complex(a, b) for a, b in zip(it, it)], dtype=dtype)
+    elif tensor_dtype.is_quantized:
+        values = np.fromiter(raw, dtype=_integers_of(np.empty(0, dtype)).dtype).view(dtype)
     else:
         values = np.fromiter(raw, dtype=dtype)
     if values.size == 0:
@@ -174,3 +198,10 @@ def make_ndarray(tensor):
     if values.size != num_elements:
         values = np.pad(values, (0, num_elements - values.size), "edge")
     return values.reshape(shape)
+
+
+def _integers_of(array):
+    """The integers inside a quantized array (its one field: int8 for qint8 ...); other
+    arrays as they are."""
+    return array[array.dtype.names[0]] if array.dtype.names else array
+

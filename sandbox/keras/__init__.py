@@ -14,24 +14,19 @@ model is ops in the default graph, run by the Session that keras.backend keeps.
                         Conv1D, Conv2D, Max/AveragePooling1D/2D, Global*Pooling1D/2D,
                         Embedding, BatchNormalization, SimpleRNN, LSTM, GRU,
                         Bidirectional, Concatenate, Add ... (merge layers)
+    models.py, saving/  model.save('m.h5') / models.load_model, to_json / model_from_json,
+                        save_weights / load_weights in HDF5 (TF 1.15's file layout)
     optimizers.py       SGD, Adam, RMSprop, Adagrad (on top of tf.train's optimizers)
     losses.py, metrics.py (functions and classes), activations.py, initializers.py,
     regularizers.py, callbacks.py, utils.py
     datasets/mnist.py   load_data(path) from local files only
 """
-import sys
-import types
-
 from . import (activations, backend, callbacks, datasets, initializers, layers, losses,
-               metrics, optimizers, regularizers, utils)
+               metrics, models, optimizers, regularizers, utils)
 from .engine.base_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
-
-# keras.models: the model classes (TF's python/keras/models.py adds saving, not in the sandbox)
-models = types.ModuleType(__name__ + ".models", "keras.models: Model, Sequential.")
-models.Model, models.Sequential = Model, Sequential
-sys.modules[models.__name__] = models
+from .saving.saving_utils import KERAS_VERSION as __version__
 
 __all__ = ["Sequential", "Model", "Input", "activations", "backend", "callbacks", "datasets",
            "initializers", "layers", "losses", "metrics", "models", "optimizers", "regularizers",

@@ -1,12 +1,13 @@
 """keras.activations -- mirrors TensorFlow 1.15's python/keras/activations.py.
 
 Functions of a tensor: relu, softmax, sigmoid ... `get('relu')` turns the name a layer was
-given into the function ('linear' and None into the identity).
+given into the function ('linear' and None into the identity); a saved config holds the name
+(serialize), and deserialize looks it up again (in custom_objects first).
 """
 from ..ops import basic_math_ops, clip_ops, nn_ops
 
 __all__ = ["relu", "elu", "selu", "softmax", "softplus", "softsign", "sigmoid", "tanh",
-           "hard_sigmoid", "exponential", "linear", "get", "serialize"]
+           "hard_sigmoid", "exponential", "linear", "get", "serialize", "deserialize"]
 
 
 def softmax(x, axis=-1):
@@ -77,3 +78,13 @@ def get(identifier):
 
 def serialize(activation):
     return getattr(activation, "__name__", str(activation))
+
+
+def deserialize(name, custom_objects=None):
+    """The activation function called `name` (custom_objects are looked at first)."""
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    if name not in _BY_NAME:
+        raise ValueError(f"Unknown activation function:{name}. Please ensure this object is "
+                         "passed to the `custom_objects` argument.")
+    return _BY_NAME[name]

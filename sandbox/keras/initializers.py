@@ -2,15 +2,19 @@
 
 The classes are tf's (ops/init_ops.py), with Keras's defaults where they differ
 (RandomUniform in [-0.05, 0.05], RandomNormal and TruncatedNormal with stddev 0.05).
-`get('glorot_uniform')` turns the names that layers accept into initializers.
+`get('glorot_uniform')` turns the names that layers accept into initializers;
+serialize / deserialize are what a saved model's config holds:
+{'class_name': 'GlorotUniform', 'config': {'seed': None, 'dtype': 'float32'}} (TF 1.15's
+v1 initializers keep their dtype in the config).
 """
 from ..ops import init_ops
 from ..ops.random_extra_ops import Orthogonal
+from .serialization import deserialize_keras_object
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal",
            "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "Orthogonal", "get",
-           "serialize"]
+           "serialize", "deserialize"]
 
 Initializer = init_ops.Initializer
 Zeros = init_ops.Zeros
@@ -65,8 +69,25 @@ _BY_NAME = {
 }
 
 
+_CLASSES = {cls.__name__: cls for cls in (Zeros, Ones, Constant, RandomUniform, RandomNormal,
+                                         TruncatedNormal, VarianceScaling, GlorotUniform,
+                                         GlorotNormal, Orthogonal)}
+
+
+def deserialize(config, custom_objects=None):
+    """The initializer of {'class_name': 'GlorotUniform', 'config': {...}} (or of a name)."""
+    if isinstance(config, str):
+        return get(config)
+    return deserialize_keras_object(config, module_objects=_CLASSES,
+                                    custom_objects=custom_objects,
+                                    printable_module_name="initializer")
+
+
 def get(identifier):
-    """None, an initializer, or the name of one ('glorot_uniform', 'zeros' ...)."""
+    """None, an initializer, the name of one ('glorot_uniform', 'zeros' ...) or its
+    serialized dict."""
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if identifier is None or callable(identifier) and not isinstance(identifier, type):
         return identifier
     if isinstance(identifier, type):
@@ -79,5 +100,7 @@ def get(identifier):
 
 
 def serialize(initializer):
+    if initializer is None:
+        return None
     return {"class_name": type(initializer).__name__,
             "config": getattr(initializer, "get_config", dict)()}

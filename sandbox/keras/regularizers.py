@@ -66,17 +66,23 @@ def l1_l2(l1=0.01, l2=0.01):                               # noqa: E741
     return L1L2(l1=l1, l2=l2)
 
 
-_BY_NAME = {"l1": l1, "l2": l2, "l1_l2": l1_l2, "L1L2": L1L2}
+# TF 2.x saves l1(...) and l2(...) as the classes L1 and L2 ({'l2': 0.01}): read them too
+_BY_NAME = {"l1": l1, "l2": l2, "l1_l2": l1_l2, "L1L2": L1L2, "L1": l1, "L2": l2}
 
 
 def serialize(regularizer):
+    if regularizer is None:
+        return None
     return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
 
 
-def deserialize(config):
+def deserialize(config, custom_objects=None):
     name = config["class_name"]
+    if custom_objects and name in custom_objects:
+        return custom_objects[name].from_config(config.get("config", {}))
     if name not in _BY_NAME:
-        raise ValueError(f"Unknown regularizer: {name}")
+        raise ValueError(f"Unknown regularizer: {name}. Please ensure this object is passed "
+                         "to the `custom_objects` argument.")
     return _BY_NAME[name](**config.get("config", {}))
 
 

@@ -28,7 +28,8 @@ from .weights_broadcast import assert_broadcastable, broadcast_weights, div_no_n
 
 __all__ = ["Reduction", "compute_weighted_loss", "absolute_difference", "cosine_distance",
            "hinge_loss",
-           "huber_loss", "log_loss", "mean_squared_error", "sigmoid_cross_entropy",
+           "huber_loss", "log_loss", "mean_pairwise_squared_error", "mean_squared_error",
+           "sigmoid_cross_entropy",
            "softmax_cross_entropy", "sparse_softmax_cross_entropy"]
 
 
@@ -58,8 +59,9 @@ def _ops():
     return array_ops, basic_math_ops, math_ops, reduction_ops
 
 
-def _num_present(losses, weights):
-    """How many losses have a non-zero weight (after broadcasting the weights)."""
+def _num_present(losses, weights, per_batch=False):
+    """How many losses have a non-zero weight (after broadcasting the weights); per_batch:
+    for each example, shaped [batch, 1, ...] (summed over all axes but the first)."""
     if isinstance(weights, float) and weights != 0.0:
         return _num_elements(losses)
     array_ops, _, math_ops, reduction_ops = _ops()
@@ -70,7 +72,16 @@ def _num_present(losses, weights):
                                        array_ops.zeros_like(weights),
                                        array_ops.ones_like(weights))
         present = broadcast_weights(present, losses)
+        if per_batch:
+            return reduction_ops.reduce_sum(present, axis=_all_but_first_axis(present),
+                                            keepdims=True, name=scope)
         return reduction_ops.reduce_sum(present, name=scope)
+
+
+def _all_but_first_axis(x):
+    """range(1, rank(x)): the axes of each example of a batch."""
+    array_ops, _, _, _ = _ops()
+    return array_ops.range(1, array_ops.rank(x))
 
 
 def _num_elements(losses):
@@ -225,6 +236,39 @@ def mean_squared_error(labels, predictions, weights=1.0, scope=None,
         losses = basic_math_ops.squared_difference(predictions, labels)
         return compute_weighted_loss(losses, weights, scope, loss_collection,
                                      reduction=reduction)
+
+
+def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None,
+                                loss_collection=GraphKeys.LOSSES):
+    """The mean, over pairs (i, j) of elements of one example, of
+    ((predictions_i - predictions_j) - (labels_i - labels_j)) ** 2: it scores differences
+    between elements, not the elements themselves. With d = predictions - labels and n elements
+    per example:  2 * sum(d^2) / (n - 1) - 2 * sum(d)^2 / (n (n - 1)). `weights` is one
+    per example ([batch] or [batch, 1...]) or a scalar; the weighted per-example values are
+    summed (no reduction argument, as in TF)."""
+    _check(labels, predictions)
+    array_ops, basic_math_ops, math_ops, reduction_ops = _ops()
+    from ..ops import comparison_ops
+    with name_scope(scope, "mean_pairwise_squared_error", (predictions, labels, weights)):
+        weights = math_ops.cast(weights, dtypes.float32)
+        labels, predictions = _float_pair(labels, predictions, "mean_pairwise_squared_error")
+        assert_broadcastable(weights, labels)
+        diffs = math_ops.subtract(predictions, labels)
+        axis = _all_but_first_axis(diffs)
+        sum_squares = reduction_ops.reduce_sum(basic_math_ops.square(diffs), axis=axis,
+                                               keepdims=True)
+        n = _num_present(diffs, weights, per_batch=True)
+        term1 = 2.0 * div_no_nan(sum_squares, basic_math_ops.maximum(n - 1, 0), name="value")
+        sum_diff = reduction_ops.reduce_sum(diffs, axis=axis, keepdims=True)
+        term2 = 2.0 * div_no_nan(basic_math_ops.square(sum_diff),
+                                 basic_math_ops.maximum(math_ops.multiply(n, n - 1), 0),
+                                 name="value")
+        loss = reduction_ops.reduce_sum(math_ops.multiply(term1 - term2, weights))
+        mean_loss = comparison_ops.where(
+            comparison_ops.greater(reduction_ops.reduce_sum(n), 0.0), loss,
+            array_ops.zeros_like(loss), name="value")
+        util.add_loss(mean_loss, loss_collection)
+        return mean_loss
 
 
 def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0,

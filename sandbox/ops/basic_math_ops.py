@@ -17,8 +17,9 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from .comparison_ops import greater_equal, less_equal, where
-from .math_ops import (_NUMBERS, _BinaryOp, _UnaryOp, _binary, _broadcasting, _mismatch, _real_div,
-                       _unary, _unbroadcast, add, multiply, negative, realdiv, subtract)
+from .math_ops import (_COMPLEX, _FLOATS, _NUMBERS, _BinaryOp, _UnaryOp, _binary, _broadcasting,
+                       _conj, _mismatch, _real_div, _unary, _unbroadcast, add, multiply,
+                       negative, realdiv, subtract)
 
 __all__ = ["maximum", "minimum", "squared_difference", "square", "sqrt", "rsqrt", "exp",
            "expm1", "log", "log1p", "abs", "sign", "reciprocal", "inv", "sin", "cos", "tanh",
@@ -121,7 +122,7 @@ class Exp(_UnaryOp):
         return np.exp(x)
 
     def gradient(op, grad):
-        return [multiply(grad, op.outputs[0])]
+        return [multiply(grad, _conj(op.outputs[0]))]      # complex: grad * conj(y), as TF
 
 
 class Expm1(_UnaryOp):
@@ -139,7 +140,7 @@ class Log(_UnaryOp):
         return np.log(x)
 
     def gradient(op, grad):
-        return [realdiv(grad, op.inputs[0])]
+        return [realdiv(grad, _conj(op.inputs[0]))]        # complex: grad / conj(x), as TF
 
 
 class Log1p(_UnaryOp):
@@ -358,8 +359,8 @@ def rsqrt(x, name=None):
 
 
 def exp(x, name=None):
-    """e ** x elementwise."""
-    return _unary("Exp", x, name)
+    """e ** x elementwise (complex too: e^(a + ib) = e^a (cos b + i sin b))."""
+    return _unary("Exp", x, name, allowed=_FLOATS + _COMPLEX)
 
 
 def expm1(x, name=None):
@@ -368,8 +369,8 @@ def expm1(x, name=None):
 
 
 def log(x, name=None):
-    """Natural logarithm elementwise (log(0) = -inf)."""
-    return _unary("Log", x, name)
+    """Natural logarithm elementwise (log(0) = -inf; complex: the principal branch)."""
+    return _unary("Log", x, name, allowed=_FLOATS + _COMPLEX)
 
 
 def log1p(x, name=None):

@@ -88,7 +88,8 @@ class LogicalNot(OpDef):
         return np.logical_not(x)
 
 
-_ALL_TYPES = _NUMBERS + (_dtypes.bool, _dtypes.string)
+_ALL_TYPES = _NUMBERS + (_dtypes.complex64, _dtypes.complex128, _dtypes.bool,
+                        _dtypes.string)                   # == and != compare complex too
 
 
 def equal(x, y, name=None):

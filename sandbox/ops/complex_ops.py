@@ -19,9 +19,9 @@ gradients of x * y and x / y take conj(y), as TF's do.
 tf.abs of a complex tensor builds ComplexAbs (ops/basic_math_ops.py), and tf.gradients passes
 gradients into complex tensors, as TF's backprop_util.IsTrainable does.
 
-Not yet as in TF: matmul, exp, square, pow, reduce_prod ... take real numbers only (their dtype
-lists in ops/matmul_ops.py, basic_math_ops.py, reduction_ops.py); reduce_sum and reduce_mean
-take complex numbers.
+matmul, exp, log, pow, reduce_sum, reduce_mean and reduce_prod take complex numbers too, with
+TF's conjugate gradients; == and != compare them. Not yet as in TF: square, sqrt and the other
+unary functions take real numbers only (their dtype lists in ops/basic_math_ops.py).
 """
 import math
 

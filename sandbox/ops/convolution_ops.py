@@ -1,6 +1,7 @@
 """conv1d, convolution, max_pool1d / avg_pool1d, max_pool_v2 / avg_pool_v2, atrous_conv2d,
-conv1d_transpose, pool, with_space_to_batch -- mirrors the
-parts of TensorFlow's python/ops/nn_ops.py that are built from other convolution ops.
+conv1d_transpose, conv_transpose, atrous_conv2d_transpose, pool, with_space_to_batch --
+mirrors the parts of TensorFlow's python/ops/nn_ops.py that are built from other convolution
+ops.
 
 TF builds these from the 2-D ops (conv_ops.py here) and the 3-D ones (conv3d_ops.py): a 1-D
 input [batch, width, channels] gets a height of 1 (expand_dims), goes through conv2d or the
@@ -16,7 +17,7 @@ from ..framework.graph import name_scope
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import array_ops, slicing_ops
-from .conv3d_ops import avg_pool3d, conv3d, max_pool3d
+from .conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from .conv_ops import avg_pool, conv2d, conv2d_transpose, max_pool
 
 __all__ = []   # no tf.* names: these are reached as tf.nn.* (sandbox/nn.py)
@@ -216,6 +217,62 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
                              shape, [1, 1, s, 1], padding, dilations=[1, 1, d, 1], name=scope)
         y = array_ops.squeeze(y, [1])
         return array_ops.transpose(y, [0, 2, 1]) if ncw else y
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                   data_format=None, dilations=None, name=None):
+    """conv1d_transpose, conv2d_transpose or conv3d_transpose, picked (as TF's
+    nn_ops.conv_transpose) by the length of output_shape: 3, 4 or 5 (a list, or a 1-D tensor
+    of static length)."""
+    with name_scope(name, "conv_transpose", [input, filters, output_shape]) as scope:
+        if isinstance(output_shape, Tensor):
+            n = output_shape.get_shape()[0].value
+            n = None if n is None else n - 2
+        elif hasattr(output_shape, "__len__"):
+            n = len(output_shape) - 2
+        else:
+            raise ValueError("output_shape must be a tensor or sized collection.")
+        if n is None or not 1 <= n <= 3:
+            raise ValueError(f"output_shape must be of length 3, 4 or 5 but was "
+                             f"{None if n is None else n + 2}.")
+        if n == 1:
+            return conv1d_transpose(input, filters, output_shape, strides, padding,
+                                    data_format=data_format or "NWC", dilations=dilations,
+                                    name=scope)
+        channel_index = 1 if data_format in ("NCHW", "NCDHW") else n + 1
+        if n == 2:
+            return conv2d_transpose(input, filters, output_shape,
+                                    _sequence(strides, 2, channel_index, "strides"), padding,
+                                    data_format=data_format or "NHWC",
+                                    dilations=_sequence(dilations, 2, channel_index,
+                                                        "dilations"), name=scope)
+        if set(_sequence(dilations, 3, channel_index, "dilations")) != {1}:
+            raise NotImplementedError("conv_transpose: the sandbox's conv3d_transpose takes "
+                                      "dilations of 1 only")
+        return conv3d_transpose(input, filters, output_shape,
+                                _sequence(strides, 3, channel_index, "strides"),
+                                padding, data_format=data_format or "NDHWC", name=scope)
+
+
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of atrous_conv2d (TF's nn_ops.atrous_conv2d_transpose): value [batch,
+    height, width, in_channels] up to output_shape [batch, out_height, out_width,
+    out_channels] with filters [kh, kw, out_channels, in_channels] dilated by `rate` -- the
+    gradient of atrous_conv2d. (TF builds it with SpaceToBatch -> Conv2DBackpropInput ->
+    BatchToSpace; the sandbox's conv2d_transpose takes the dilations, same numbers.)"""
+    with name_scope(name, "atrous_conv2d_transpose", [value, filters, output_shape]) as scope:
+        value = convert_to_tensor(value, name="value")
+        filters = convert_to_tensor(filters, name="filters")
+        if not value.get_shape().with_rank(4)[3].is_compatible_with(
+                filters.get_shape().with_rank(4)[3]):
+            raise ValueError(f"value's input channels does not match filters' input channels, "
+                             f"{value.get_shape()[3]} != {filters.get_shape()[3]}")
+        if rate < 1:
+            raise ValueError(f"rate {rate} cannot be less than one")
+        if padding not in ("SAME", "VALID"):
+            raise ValueError(f"padding must be either VALID or SAME: {padding}")
+        return conv2d_transpose(value, filters, output_shape, [1, 1, 1, 1], padding,
+                                dilations=[1, rate, rate, 1], name=scope)
 
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002

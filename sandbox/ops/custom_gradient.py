@@ -1,5 +1,6 @@
 """Gradients written by hand, and Python as an op -- mirrors TensorFlow 1.x's
-python/ops/custom_gradient.py (tf.custom_gradient), tf.py_function (python/ops/
+python/ops/custom_gradient.py (tf.custom_gradient, tf.recompute_grad,
+tf.grad_pass_through), tf.py_function (python/ops/
 script_ops.py), tf.init_scope (python/framework/ops.py) and tf.count_up_to
 (python/ops/state_ops.py; its op lives in ops/dataset_counter_ops.py).
 
@@ -25,6 +26,18 @@ the op too, so the variables' gradients reach the optimizer. Without that keywor
 fails, as TF's does, rather than leave the variables silently untrained. (TF 1.15 accepts
 only resource variables there and fails on the default ones; the sandbox takes its own.)
 
+Two decorators are built on custom_gradient, as in TF:
+
+    y = tf.recompute_grad(block)(x)     # block's activations are not kept for the gradient:
+                                        # tf.gradients builds block's ops again (after dy
+                                        # is known) and differentiates those -- memory for time
+    y = tf.grad_pass_through(tf.round)(x)   # y = round(x), but dy/dx taken as 1: the
+                                            # gradient passes through unchanged
+
+recompute_grad calls the function again with the same arguments, in the variable scope of the
+first call with reuse=True, so tf.get_variable hands it the same variables. Both work on
+functions of tensors only (no keyword arguments), like custom_gradient in graph mode.
+
 py_function is py_func here: the function gets NumPy arrays, not eager tensors, and the op
 has no gradient.
 """
@@ -38,7 +51,8 @@ from ..framework.tensor import convert_to_tensor
 from .dataset_counter_ops import count_up_to
 from .script_ops import py_func
 
-__all__ = ["custom_gradient", "py_function", "init_scope", "count_up_to"]
+__all__ = ["custom_gradient", "recompute_grad", "grad_pass_through", "py_function",
+           "init_scope", "count_up_to"]
 
 _GRAD_FNS = {}                   # token -> the Python grad function, in this process only
 _TOKENS = itertools.count()
@@ -110,6 +124,56 @@ def custom_gradient(f):
         return out[0] if single else out
 
     return decorated
+
+
+def recompute_grad(f):
+    """Decorator: f, whose intermediate results are computed again when the gradient is
+    built, instead of being kept from the forward pass (TF's tf.recompute_grad)."""
+
+    @functools.wraps(f)
+    def inner(*args):
+        from .variable_scope import get_variable_scope, variable_scope
+        scope = get_variable_scope()
+
+        @custom_gradient
+        def recompute(*args):
+            result = f(*args)
+
+            def grad(*dresult, variables=None):
+                from .gradients import gradients
+                # The recomputation waits for the incoming gradients, so that it happens
+                # during the backward pass, not with the forward one.
+                with get_default_graph().control_dependencies(dresult), \
+                        variable_scope(scope, reuse=True):
+                    recomputed = f(*args)
+                recomputed = list(recomputed) if isinstance(recomputed, (list, tuple)) \
+                    else [recomputed]
+                xs = list(args) + list(variables or [])
+                grads = gradients(recomputed, xs, grad_ys=list(dresult))
+                if variables is None:
+                    return grads
+                return grads[:len(args)], grads[len(args):]
+            return result, grad
+
+        return recompute(*args)
+
+    return inner
+
+
+def grad_pass_through(f):
+    """Decorator: f's results, with the gradient of its i-th result passed unchanged to its
+    i-th argument, as if f were the identity (TF's tf.grad_pass_through) -- for a
+    non-differentiable f (round, an assign) in a straight-through estimator."""
+
+    @custom_gradient
+    def _grad_pass_through_op(*args):
+        def grad(*dys, variables=None):
+            if variables is not None:
+                return list(dys), [None] * len(variables)
+            return list(dys)
+        return f(*args), grad
+
+    return functools.wraps(f)(_grad_pass_through_op)
 
 
 def _variables_read(graph, new_ops, args):

@@ -8,7 +8,8 @@ d(sum ys)/d(xs) when run -- reverse-mode autodiff, the same walk as micrograd's 
   3. visit the ops from ys back towards xs, each only after all its consumers were visited;
      sum the gradients arriving at each of its outputs (AddN) and call the op's gradient
      function (registered next to its kernel) to get gradients for its inputs;
-  4. return the summed gradient arriving at each x (None when x does not affect ys).
+  4. return the summed gradient arriving at each x -- None when x does not affect ys, or,
+     with unconnected_gradients='zero' (tf.UnconnectedGradients.ZERO), zeros like x.
 
 Gradient ops are named 'gradients/<op name>_grad/...' and placed by the device scope in force
 where tf.gradients is called -- or next to their forward op with colocate_gradients_with_ops.
@@ -23,6 +24,7 @@ _AggregateIndexedSlicesGradients); IndexedSlices mixed with dense gradients are 
 added.
 """
 import collections
+import enum
 import warnings
 
 from ..framework import dtypes
@@ -31,7 +33,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_def import get_gradient_function
 from ..framework.tensor import convert_to_tensor
 
-__all__ = ["gradients", "AggregationMethod"]
+__all__ = ["gradients", "AggregationMethod", "UnconnectedGradients"]
 
 
 class AggregationMethod:
@@ -39,6 +41,12 @@ class AggregationMethod:
     DEFAULT = ADD_N
     EXPERIMENTAL_TREE = 1
     EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+class UnconnectedGradients(enum.Enum):
+    """What tf.gradients returns for an x that ys do not depend on: None, or zeros like x."""
+    NONE = "none"
+    ZERO = "zero"
 
 
 def _as_list(x):
@@ -52,7 +60,8 @@ def _trainable(dtype):
     return dtype.is_floating or dtype.is_complex
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
-              gate_gradients=False, aggregation_method=None, stop_gradients=None):
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
     """Adds ops computing the gradients of sum(ys) w.r.t. each of xs; returns them as a list."""
     from . import array_ops, math_ops
     ys = [convert_to_tensor(y) for y in _as_list(ys)]
@@ -128,7 +137,21 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                     if pending[t.op] == 0:
                         ready.append(t.op)
 
-        return [_aggregate(grads.get(x), math_ops) for x in xs]
+        results = [_aggregate(grads.get(x), math_ops) for x in xs]
+    # TF makes the zeros of unconnected xs after leaving the "gradients" scope: 'zeros_like'.
+    with g.as_default():
+        return [_unconnected(x, unconnected_gradients, array_ops) if gx is None else gx
+                for x, gx in zip(xs, results)]
+
+
+def _unconnected(x, unconnected_gradients, array_ops):
+    """The gradient of an x that ys do not depend on (TF's _GetGrad)."""
+    try:
+        mode = UnconnectedGradients(unconnected_gradients)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: "
+                         f"{unconnected_gradients!r}") from None
+    return array_ops.zeros_like(x) if mode == UnconnectedGradients.ZERO else None
 
 
 def _ops_between(ys, xs, stop_ops):

@@ -21,6 +21,7 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_util import constant_value
 from . import comparison_ops, string_ops
 from .image_ops import convert_image_dtype
 
@@ -194,6 +195,31 @@ class DecodeJpeg(_Decoder):
         return _decode_jpeg(data, channels, ratio)
 
 
+class DecodeAndCropJpeg(_Decoder):
+    """JPEG bytes and a crop window [y, x, height, width] -> uint8 [height, width, channels].
+    TF's libjpeg decodes only the window's part of the image; the sandbox decodes it all with
+    Pillow, then crops (so the pixels are decode_jpeg's, sliced)."""
+
+    def shape(op):
+        window = constant_value(op.inputs[1])
+        channels = op.get_attr("channels") or None
+        if window is None:
+            return TensorShape([None, None, channels])
+        return TensorShape([int(window[2]), int(window[3]), channels])
+
+    def kernel(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+               try_recover_truncated=False, acceptable_fraction=1.0, dct_method=""):
+        pixels = DecodeJpeg.kernel(contents, channels, ratio)
+        y, x, height, width = (int(v) for v in np.asarray(crop_window).reshape(-1)[:4])
+        if min(y, x) < 0 or height <= 0 or width <= 0 or y + height > pixels.shape[0] or \
+                x + width > pixels.shape[1]:
+            raise errors.InvalidArgumentError(
+                None, None, "jpeg::Uncompress failed. Invalid JPEG data or crop window. (The "
+                f"window [y={y}, x={x}, height={height}, width={width}] must lie inside the "
+                f"{pixels.shape[0]}x{pixels.shape[1]} image and be non-empty.)")
+        return np.ascontiguousarray(pixels[y:y + height, x:x + width])
+
+
 class DecodeBmp(_Decoder):
     """BMP bytes -> uint8 [height, width, channels]."""
 
@@ -351,12 +377,38 @@ def decode_png(contents, channels=0, dtype=_dtypes.uint8, name=None):
 def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
                 try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
     """JPEG bytes -> [height, width, channels] uint8."""
-    attrs = {"channels": int(channels), "ratio": int(ratio),
-             "fancy_upscaling": bool(fancy_upscaling),
-             "try_recover_truncated": bool(try_recover_truncated),
-             "acceptable_fraction": float(acceptable_fraction), "dct_method": dct_method}
+    attrs = _jpeg_attrs(channels, ratio, fancy_upscaling, try_recover_truncated,
+                        acceptable_fraction, dct_method)
     return apply_op("DecodeJpeg", [_contents(contents)], attrs, name=name or "DecodeJpeg",
                     output_dtypes=[_dtypes.uint8])
+
+
+def _jpeg_attrs(channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction,
+                dct_method):
+    """The attributes of DecodeJpeg and DecodeAndCropJpeg."""
+    return {"channels": int(channels), "ratio": int(ratio),
+            "fancy_upscaling": bool(fancy_upscaling),
+            "try_recover_truncated": bool(try_recover_truncated),
+            "acceptable_fraction": float(acceptable_fraction), "dct_method": dct_method}
+
+
+def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+                         try_recover_truncated=False, acceptable_fraction=1, dct_method="",
+                         name=None):
+    """JPEG bytes -> the [height, width, channels] uint8 window `crop_window` = [y, x,
+    height, width] of the image: decode_jpeg, then the crop."""
+    attrs = _jpeg_attrs(channels, ratio, fancy_upscaling, try_recover_truncated,
+                        acceptable_fraction, dct_method)
+    with name_scope(name, "DecodeAndCropJpeg", [contents, crop_window]) as scope:
+        contents = _contents(contents)
+        crop_window = convert_to_tensor(crop_window, dtype=_dtypes.int32, name="crop_window")
+        shape = crop_window.get_shape()
+        if shape.ndims not in (None, 1) or (shape.ndims == 1 and shape[0] not in (None, 4)):
+            raise ValueError(f"Dimension must be 4 but is {shape[0] if shape.ndims else 0} for "
+                             f"DecodeAndCropJpeg's crop_window (shape {shape}): give [y, x, "
+                             "height, width].")
+        return apply_op("DecodeAndCropJpeg", [contents, crop_window], attrs, name=scope,
+                        output_dtypes=[_dtypes.uint8])
 
 
 def decode_bmp(contents, channels=0, name=None):

@@ -1,5 +1,5 @@
 """Linear algebra -- mirrors TensorFlow 1.x's python/ops/linalg_ops.py (eye, norm,
-matrix_inverse, matrix_determinant, matrix_solve), the tensordot and cross of
+matrix_inverse, matrix_determinant, matrix_solve, matrix_square_root), the tensordot and cross of
 python/ops/math_ops.py, and the gradients of python/ops/linalg_grad.py. The decompositions
 (cholesky, qr, svd, self_adjoint_eig) are in matrix_decomposition_ops.py.
 
@@ -35,7 +35,8 @@ from .matmul_ops import matmul
 from .matrix_decomposition_ops import cholesky, svd
 
 __all__ = ["eye", "norm", "tensordot", "matrix_inverse", "matrix_determinant", "matrix_solve",
-           "matrix_triangular_solve", "cholesky_solve", "matrix_solve_ls", "cross"]
+           "matrix_triangular_solve", "cholesky_solve", "matrix_solve_ls", "cross",
+           "matrix_square_root"]
 
 
 class Eye(OpDef):
@@ -269,6 +270,57 @@ class MatrixDeterminant(OpDef):
 
 def matrix_determinant(input, name=None):  # noqa: A002 -- TF's name
     return _unary("MatrixDeterminant", input, name)
+
+
+# -- matrix square root ---------------------------------------------------------------------
+
+def _sqrtm(a):
+    """The principal square root of one square matrix: V sqrt(D) V^-1 from its
+    eigendecomposition A = V D V^-1 (TF uses a real Schur decomposition; for a matrix with
+    real square root the numbers agree). In float64, complex in between, real part kept."""
+    w, v = np.linalg.eig(a.astype(np.float64))
+    root = (v * np.sqrt(w.astype(np.complex128))) @ np.linalg.inv(v)
+    return root.real
+
+
+class MatrixSquareRoot(OpDef):
+    """S with S @ S = A for each square matrix A (the principal root)."""
+    shape = _square_shape
+
+    def kernel(input, T=None):  # noqa: A002 -- TF's name
+        _square_kernel(input, "MatrixSquareRoot")
+        flat = input.reshape((-1,) + input.shape[-2:])
+        roots = [_sqrtm(a) for a in flat]
+        return np.asarray(roots, dtype=np.float64).reshape(input.shape).astype(input.dtype)
+
+    def gradient(op, grad):
+        return [apply_op("MatrixSquareRootGrad", [op.outputs[0], grad],
+                         {"T": grad.dtype.base_dtype}, name="MatrixSquareRootGrad")]
+
+
+class MatrixSquareRootGrad(OpDef):
+    """dA from dS, where S = sqrtm(A): S dS + dS S = dA, so dA solves the Sylvester equation
+    S^T dA + dA S^T = dS -- solved, as TF's linalg_grad.py, as one linear system of M*M
+    unknowns: (S^T (x) I + I (x) S) vec(dA) = vec(dS), with (x) the Kronecker product."""
+    differentiable = False
+
+    def shape(op):
+        return op.inputs[0].get_shape()
+
+    def kernel(sqrtm, grad, T=None):
+        m = sqrtm.shape[-1]
+        s = sqrtm.reshape((-1, m, m)).astype(np.float64)
+        g = grad.reshape((-1, m * m)).astype(np.float64)
+        eye = np.eye(m)
+        out = [np.linalg.solve(np.kron(si.T, eye) + np.kron(eye, si), gi)
+               for si, gi in zip(s, g)]
+        return np.asarray(out).reshape(grad.shape).astype(grad.dtype)
+
+
+def matrix_square_root(input, name=None):  # noqa: A002 -- TF's name
+    """The principal square root of each square matrix of `input` ([..., M, M]): S with
+    S @ S = input. The matrices should have no eigenvalue on the negative real axis."""
+    return _unary("MatrixSquareRoot", input, name)
 
 
 class MatrixSolve(OpDef):

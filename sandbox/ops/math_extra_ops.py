@@ -1,5 +1,6 @@
 """The rest of tf.math that tutorials meet -- mirrors parts of TensorFlow 1.x's
-python/ops/math_ops.py (trigonometry, cumprod, the *_no_nan divisions, xlogy,
+python/ops/math_ops.py (trigonometry, cumprod, cumulative_logsumexp, polyval, nextafter,
+the *_no_nan divisions, xlogy,
 reduce_variance, reduce_std, reduce_euclidean_norm, unsorted_segment_sum, segment_sum),
 python/ops/check_ops.py (is_non_decreasing, is_strictly_increasing), python/ops/nn_impl
 (log_sigmoid) and python/ops/confusion_matrix.py, with the gradients of ops/math_grad.py.
@@ -201,7 +202,23 @@ def log_sigmoid(x, name=None):
         return math_ops.negative(nn_ops.softplus(math_ops.negative(x)), name=scope)
 
 
-# -- cumprod ---------------------------------------------------------------------------------
+# -- cumprod, cumulative_logsumexp ------------------------------------------------------------
+
+def _scan(accumulate, start, x, axis, exclusive, reverse):
+    """A running `accumulate` (a ufunc's .accumulate) along `axis`; `exclusive` shifts it by
+    one, starting with `start` (1 for a product, -inf for a log-sum-exp); `reverse` runs it
+    from the end."""
+    axis = int(axis)
+    if not -x.ndim <= axis < max(x.ndim, 1):
+        raise errors.InvalidArgumentError(None, None, f"axis {axis} is out of range for a "
+                                          f"tensor of rank {x.ndim}")
+    if reverse:
+        x = np.flip(x, axis)
+    out = accumulate(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = np.concatenate([np.full_like(np.take(out, [0], axis), start),
+                              np.delete(out, -1, axis)], axis)
+    return np.flip(out, axis) if reverse else out
 
 class Cumprod(OpDef):
     """The cumulative product along `axis` (exclusive: starts with 1; reverse: from the end)."""
@@ -210,17 +227,7 @@ class Cumprod(OpDef):
         return op.inputs[0].get_shape()
 
     def kernel(x, axis, exclusive=False, reverse=False, T=None, Tidx=None):
-        axis = int(axis)
-        if not -x.ndim <= axis < max(x.ndim, 1):
-            raise errors.InvalidArgumentError(None, None, f"axis {axis} is out of range for a "
-                                              f"tensor of rank {x.ndim}")
-        if reverse:
-            x = np.flip(x, axis)
-        out = np.cumprod(x, axis=axis, dtype=x.dtype)
-        if exclusive:
-            out = np.concatenate([np.ones_like(np.take(out, [0], axis)),
-                                  np.delete(out, -1, axis)], axis)
-        return np.flip(out, axis) if reverse else out
+        return _scan(np.multiply.accumulate, 1, x, axis, exclusive, reverse)
 
     def gradient(op, grad):
         # TF's rule (math_grad.py): cumsum(prod * grad, reversed) / x (not defined where x == 0)
@@ -240,6 +247,80 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
                                                "reverse": bool(reverse),
                                                "T": x.dtype.base_dtype,
                                                "Tidx": axis.dtype.base_dtype}, name=scope)
+
+
+class CumulativeLogsumexp(OpDef):
+    """log(cumsum(exp(x))) along `axis`, computed stably (np.logaddexp step by step);
+    exclusive starts at log(0) = -inf."""
+
+    def shape(op):
+        return op.inputs[0].get_shape()
+
+    def kernel(x, axis, exclusive=False, reverse=False, T=None, Tidx=None):
+        return _scan(np.logaddexp.accumulate, -np.inf, x, axis, exclusive, reverse)
+
+    def gradient(op, grad):
+        # TF's rule (math_grad.py): d out_j / d x_i = exp(x_i - out_j) for the j that sum
+        # x_i, so dx = exp(x + cumulative_logsumexp(log(grad) - out, the other way)). The
+        # incoming gradient is split into its positive and negative parts to take logs.
+        x, axis = op.inputs
+        out = op.outputs[0]
+        exclusive, reverse = op.get_attr("exclusive"), op.get_attr("reverse")
+        lowest = np.asarray(grad.dtype.base_dtype.min, grad.dtype.base_dtype.as_numpy_dtype)
+
+        def part(mask, magnitude):
+            safe = comparison_ops.where(mask, magnitude, array_ops.ones_like(magnitude))
+            log_part = comparison_ops.where(mask, basic_math_ops.log(safe),
+                                            _add(array_ops.zeros_like(grad), lowest))
+            summed = cumulative_logsumexp(_sub(log_part, out), axis, exclusive=exclusive,
+                                          reverse=not reverse)
+            return basic_math_ops.exp(_add(summed, x))
+
+        zero = array_ops.zeros_like(grad)
+        positive = part(comparison_ops.greater(grad, zero), grad)
+        negative = part(comparison_ops.less(grad, zero), math_ops.negative(grad))
+        return [_sub(positive, negative), None]
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis` without overflow: [a, b] -> [a, log(e^a + e^b)]."""
+    with name_scope(name, "CumulativeLogsumexp", [x]) as scope:
+        x = convert_to_tensor(x, name="x")
+        math_ops._check_dtype("CumulativeLogsumexp", x, math_ops._FLOATS)
+        axis = convert_to_tensor(axis, name="axis", preferred_dtype=_dtypes.int32)
+        return apply_op("CumulativeLogsumexp", [x, axis],
+                        {"exclusive": bool(exclusive), "reverse": bool(reverse),
+                         "T": x.dtype.base_dtype, "Tidx": axis.dtype.base_dtype}, name=scope)
+
+
+# -- polyval, nextafter ---------------------------------------------------------------------
+
+def polyval(coeffs, x, name=None):
+    """The polynomial coeffs[0] * x^(n-1) + ... + coeffs[n-1] at x, by Horner's rule
+    (p = coeffs[0]; p = c + p * x for the others), as TF builds it from Mul and Add ops.
+    `coeffs` must be a Python list (of tensors or numbers); an empty list gives zeros."""
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+    with name_scope(name, "polyval", coeffs + [x]) as scope:
+        x = convert_to_tensor(x, name="x")
+        if not coeffs:
+            return array_ops.zeros_like(x, name=scope)
+        coeffs = [convert_to_tensor(c, name=f"coeff_{i}") for i, c in enumerate(coeffs)]
+        p = coeffs[0]
+        for c in coeffs[1:]:
+            p = c + p * x                  # (the operators name the ops 'mul', 'add' as TF)
+        return p
+
+
+class NextAfter(_BinaryOp):
+    """z = the next float after x1 in the direction of x2 (np.nextafter); no gradient."""
+    differentiable = False
+    kernel = _broadcasting(np.nextafter)
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable float32/float64 value after x1 towards x2, elementwise."""
+    return _binary("NextAfter", x1, x2, name, allowed=(_dtypes.float32, _dtypes.float64))
 
 
 # -- safe divisions ------------------------------------------------------------------------

@@ -40,7 +40,8 @@ __all__ = [
     # negation and rounding
     "negative", "neg", "floor", "ceil", "round", "rint",
     # dtypes
-    "cast", "to_float", "to_double", "to_int32", "to_int64", "to_complex64", "to_complex128",
+    "cast", "to_float", "to_double", "to_int32", "to_int64", "to_bfloat16", "to_complex64",
+    "to_complex128",
     "saturate_cast",
     "lin_space", "linspace",
 ]
@@ -50,8 +51,8 @@ _INTS = (_dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64, _dtypes.uint
          _dtypes.uint16)
 _NUMBERS = _FLOATS + _INTS
 _BOOL = (_dtypes.bool,)
-# Complex numbers (ops/complex_ops.py) take part in + - * /, negation, reduce_sum and
-# reduce_mean only; the other ops of the sandbox keep to _NUMBERS.
+# Complex numbers (ops/complex_ops.py) take part in + - * /, pow, negation, exp, log, matmul,
+# reduce_sum, reduce_mean and reduce_prod; the other ops of the sandbox keep to _NUMBERS.
 _COMPLEX = (_dtypes.complex64, _dtypes.complex128)
 _ARITH = _NUMBERS + _COMPLEX
 
@@ -333,16 +334,17 @@ class Pow(_BinaryOp):
 
     def gradient(op, grad):
         from .array_ops import ones_like, zeros_like
-        from .basic_math_ops import log           # (these two modules import this one)
+        from .basic_math_ops import log           # (these modules import this one)
         from .comparison_ops import greater, where
+        from .basic_math_ops import abs as magnitude
         x, y = op.inputs
-        z = op.outputs[0]
+        x, y, z = _conj(x), _conj(y), _conj(op.outputs[0])    # complex: TF's conjugates
         gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
-        # log(x) only where x > 0: avoids a false NaN/inf at x = 0, as TF does.
-        mask = greater(x, 0)
+        # log(x) only where x > 0 (complex: x != 0): avoids a false NaN/inf at x = 0, as TF.
+        mask = greater(magnitude(x), 0) if x.dtype.base_dtype.is_complex else greater(x, 0)
         log_x = where(mask, log(where(mask, x, ones_like(x))), zeros_like(x))
         gy = multiply(grad, multiply(z, log_x))
-        return [_unbroadcast(gx, x, y), _unbroadcast(gy, y, x)]
+        return [_unbroadcast(gx, op.inputs[0], y), _unbroadcast(gy, op.inputs[1], x)]
 
 
 def add(x, y, name=None):
@@ -424,8 +426,8 @@ def div(x, y, name=None):
 
 
 def pow(x, y, name=None):  # noqa: A001 -- TF's name
-    """x ** y elementwise, with broadcasting."""
-    return _binary("Pow", x, y, name)
+    """x ** y elementwise, with broadcasting (complex too: the principal branch)."""
+    return _binary("Pow", x, y, name, allowed=_ARITH)
 
 
 def scalar_mul(scalar, x, name=None):
@@ -616,6 +618,11 @@ def to_int32(x, name="ToInt32"):
 def to_int64(x, name="ToInt64"):
     """cast(x, tf.int64) (deprecated in TF: use tf.cast)."""
     return cast(x, _dtypes.int64, name=name)
+
+
+def to_bfloat16(x, name="ToBFloat16"):
+    """cast(x, tf.bfloat16) (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.bfloat16, name=name)
 
 
 def to_complex64(x, name="ToComplex64"):

@@ -9,6 +9,9 @@ weight matrix. Its gradients are matmuls too, with one operand transposed:
 
 2-D inputs make a MatMul op; inputs of rank 3 or more are batches of matrices, whose batch
 dimensions broadcast as in elementwise arithmetic (BatchMatMulV2).
+
+Complex matrices multiply too. `adjoint_a` is the conjugate transpose, and the gradients take
+conjugates as TF's do (da = dy @ b^H, db = a^H @ dy), so that a real loss descends correctly.
 """
 import numpy as np
 
@@ -17,10 +20,10 @@ from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_util import shape_text
-from .math_ops import (_NUMBERS, _broadcast_static_shape, _check_dtype, _convert_pair,
-                       _override_binary_operator, _unbroadcast)
+from .math_ops import (_ARITH, _broadcast_static_shape, _check_dtype, _conj, _convert_pair,
+                       _override_binary_operator, _unbroadcast, cast)
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "sparse_matmul"]
 
 
 def _matrix_dims(shape, transposed, rank=2):
@@ -63,7 +66,7 @@ class MatMul(OpDef):
         return np.matmul(a, b)      # (np.dot would zero the result's memory first)
 
     def gradient(op, grad):
-        a, b = op.inputs
+        a, b = _conj(op.inputs[0]), _conj(op.inputs[1])      # (complex: TF's conjugates)
         t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
         if not t_a and not t_b:
             return [matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)]
@@ -91,9 +94,9 @@ class BatchMatMulV2(OpDef):
 
     def kernel(x, y, adj_x=False, adj_y=False, T=None):
         if adj_x:
-            x = np.swapaxes(x, -1, -2)
+            x = np.conj(np.swapaxes(x, -1, -2)) if np.iscomplexobj(x) else np.swapaxes(x, -1, -2)
         if adj_y:
-            y = np.swapaxes(y, -1, -2)
+            y = np.conj(np.swapaxes(y, -1, -2)) if np.iscomplexobj(y) else np.swapaxes(y, -1, -2)
         try:
             return np.matmul(x, y)
         except ValueError:
@@ -127,15 +130,70 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         if transpose_b and adjoint_b:
             raise ValueError("Only one of transpose_b and adjoint_b can be True.")
         a, b = _convert_pair(a, b, "MatMul")
-        _check_dtype("MatMul", a, _NUMBERS, arg="a")
+        _check_dtype("MatMul", a, _ARITH, arg="a")
         dtype = a.dtype.base_dtype
         ra, rb = a.get_shape().ndims, b.get_shape().ndims
         t_a, t_b = transpose_a or adjoint_a, transpose_b or adjoint_b
-        if ra is None or ra > 2 or rb is None or rb > 2:
+        if ra is None or ra > 2 or rb is None or rb > 2:     # adj_x: the conjugate transpose
             return apply_op("BatchMatMulV2", [a, b], {"adj_x": t_a, "adj_y": t_b, "T": dtype},
                             name=scope)
+        if adjoint_a:                         # MatMul only transposes: conjugate first, as TF
+            a = _conj(a)
+        if adjoint_b:
+            b = _conj(b)
         return apply_op("MatMul", [a, b], {"transpose_a": t_a, "transpose_b": t_b,
                                            "T": dtype}, name=scope)
 
 
 _override_binary_operator(matmul, "matmul")
+
+
+# -- sparse_matmul: the same product, with hints that an operand is mostly zeros ------------
+
+class SparseMatMul(OpDef):
+    """product = a @ b for float32 (or bfloat16) matrices; a_is_sparse / b_is_sparse let
+    TF's kernel skip zeros (the sandbox's kernel is NumPy's matmul either way)."""
+    shape = MatMul.shape
+
+    def kernel(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False,
+               b_is_sparse=False, Ta=None, Tb=None):  # noqa: N803 -- TF's attr names
+        return MatMul.kernel(a, b, transpose_a, transpose_b).astype(np.float32)
+
+    def gradient(op, grad):
+        # TF's _SparseMatMulGrad: the MatMul rules, as SparseMatMul ops that keep the hints
+        # (the gradient of the sparse operand is computed as dense).
+        a, b = op.inputs
+        t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
+        sa, sb = op.get_attr("a_is_sparse"), op.get_attr("b_is_sparse")
+
+        def mm(x, y, tx, ty, x_sparse, y_sparse):
+            return sparse_matmul(x, y, transpose_a=tx, transpose_b=ty, a_is_sparse=x_sparse,
+                                 b_is_sparse=y_sparse)
+        if not t_a:
+            da = mm(grad, b, False, not t_b, False, sb)
+        else:
+            da = mm(b, grad, t_b, True, sb, False)
+        if not t_b:
+            db = mm(a, grad, not t_a, False, sa, False)
+        else:
+            db = mm(grad, a, True, t_a, False, sa)
+        return [cast(da, a.dtype.base_dtype), cast(db, b.dtype.base_dtype)]
+
+
+def sparse_matmul(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False,
+                  b_is_sparse=False, name=None):
+    """a @ b for float32 matrices (TF 1.x's SparseMatMul): the result is float32; the
+    *_is_sparse hints say which operand is mostly zeros."""
+    from ..framework import dtypes as _dtypes
+    from ..framework.tensor import convert_to_tensor
+    with name_scope(name, "SparseMatMul", [a, b]) as scope:
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, name="b")
+        allowed = (_dtypes.float32, _dtypes.bfloat16)
+        _check_dtype("SparseMatMul", a, allowed, arg="a")
+        _check_dtype("SparseMatMul", b, allowed, arg="b")
+        return apply_op("SparseMatMul", [a, b],
+                        {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),
+                         "a_is_sparse": bool(a_is_sparse), "b_is_sparse": bool(b_is_sparse),
+                         "Ta": a.dtype.base_dtype, "Tb": b.dtype.base_dtype},
+                        name=scope, output_dtypes=[_dtypes.float32])

@@ -216,6 +216,8 @@ class ProdGrad(_ReductionGradOp):
         before = np.cumprod(np.concatenate([ones, flat[:-1]]), axis=0)       # rows above
         after = np.cumprod(np.concatenate([ones, flat[:0:-1]]), axis=0)[::-1]  # rows below
         others = (before * after).reshape(moved.shape).transpose(np.argsort(perm))
+        if np.iscomplexobj(others):           # TF: the gradient is in the conjugate direction
+            others = np.conj(others)
         return _kept(grad, x, reduction_indices, keep_dims) * others
 
 
@@ -292,8 +294,9 @@ def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indi
 
 def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
                 keep_dims=None):
-    """Product over `axis` (all axes when None)."""
-    return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+    """Product over `axis` (all axes when None); complex numbers too."""
+    return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
+                   allowed=_ARITH)
 
 
 def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,

@@ -1,5 +1,6 @@
 """Recurrent networks -- mirrors TensorFlow 1.x's python/ops/rnn.py: tf.nn.dynamic_rnn,
-tf.nn.static_rnn, tf.nn.bidirectional_dynamic_rnn and tf.nn.static_bidirectional_rnn.
+tf.nn.static_rnn, tf.nn.bidirectional_dynamic_rnn, tf.nn.static_bidirectional_rnn,
+tf.nn.raw_rnn and tf.nn.static_state_saving_rnn.
 
 They run a cell (rnn_cell_impl.py) along the time axis, carrying the state from one step to
 the next:
@@ -22,6 +23,10 @@ known only when the graph runs. The sandbox's dynamic_rnn unrolls the loop into 
 per step, so the time dimension of `inputs` must be known when the graph is built (the batch
 may be unknown); the numbers are the same as TF's. An unknown time dimension is an error that
 says so; pad the sequences to a fixed length (and pass sequence_length) instead.
+
+raw_rnn is the loop itself, as TF's: a tf.while_loop (ops/while_v2.py) whose every step asks
+the caller's loop_fn for the next input and what to emit into a TensorArray, until loop_fn
+says every example has finished -- so its number of steps is known only when it runs.
 """
 from ..framework import dtypes as _dtypes
 from ..framework.tensor import convert_to_tensor
@@ -195,3 +200,153 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
             _reverse(array_ops.stack(tmp, axis=0), seq, 0, 1), num=len(inputs))
         outputs = [slicing_ops.concat([fw, bw], 1) for fw, bw in zip(output_fw, output_bw)]
     return outputs, state_fw, state_bw
+
+
+# -- raw_rnn: the loop itself, with the caller's loop_fn deciding every step ------------------
+
+def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=None):
+    """TF 1.15's rnn.raw_rnn: a tf.while_loop (ops/while_v2.py) in which the caller's
+
+        loop_fn(time, cell_output, cell_state, loop_state)
+            -> (elements_finished, next_input, next_cell_state, emit_output, next_loop_state)
+
+    chooses each step's input and what to emit. It is first called with time = 0 and
+    cell_output = cell_state = loop_state = None, and returns the initial state there (and
+    emit_output: a structure of tensors, one example's shapes, or None for cell.output_size).
+    The loop runs until elements_finished ([batch] bool) is all true; a finished example
+    emits zeros and keeps its state. Returns (emit_ta, final_state, final_loop_state):
+    emit_ta a TensorArray (or a structure of them) whose element t is step t's
+    [batch, ...] emit_output -- `emit_ta.stack()` gives [time, batch, ...]."""
+    from . import reduction_ops
+    from .constant_op import constant
+    from .func_graph import assert_same_structure, flatten, pack_sequence_as
+    from .tensor_array_ops import TensorArray
+    from .while_v2 import while_loop
+    if not callable(getattr(cell, "__call__", None)) or not hasattr(cell, "output_size"):
+        raise TypeError(f"raw_rnn: cell must be an RNNCell, got {cell!r}")
+    if not callable(loop_fn):
+        raise TypeError("loop_fn must be a callable")
+    with variable_scope(scope or "rnn"):
+        time = constant(0, dtype=_dtypes.int32)
+        (elements_finished, next_input, initial_state, emit_structure,
+         init_loop_state) = loop_fn(time=time, cell_output=None, cell_state=None,
+                                    loop_state=None)
+        # a surrogate loop state for the while_loop when loop_fn keeps none
+        loop_state = init_loop_state if init_loop_state is not None else \
+            constant(0, dtype=_dtypes.int32)
+        flat_input = [convert_to_tensor(x) for x in flatten(next_input)]
+        next_input = pack_sequence_as(next_input, flat_input)
+        static_batch = flat_input[0].get_shape()[0]
+        for x in flat_input[1:]:
+            static_batch = static_batch.merge_with(x.get_shape()[0])
+        batch_size = static_batch.value if static_batch.value is not None else \
+            array_ops.shape(flat_input[0])[0]
+        assert_same_structure(initial_state, cell.state_size,
+                              "raw_rnn: the initial state and cell.state_size")
+        state = pack_sequence_as(initial_state,
+                                 [convert_to_tensor(s) for s in flatten(initial_state)])
+        flat_state = flatten(state)
+        if emit_structure is not None:
+            flat_emit = flatten(emit_structure)
+            emit_sizes = [e.get_shape() if e.get_shape().is_fully_defined()
+                          else array_ops.shape(e) for e in flat_emit]
+            emit_dtypes = [e.dtype.base_dtype for e in flat_emit]
+        else:
+            emit_structure = cell.output_size
+            emit_sizes = flatten(emit_structure)
+            emit_dtypes = [flat_state[0].dtype.base_dtype] * len(emit_sizes)
+
+        def size_list(size):
+            if isinstance(size, int):
+                return [size]
+            return size.as_list() if hasattr(size, "as_list") else size
+
+        emit_ta = pack_sequence_as(emit_structure, [
+            TensorArray(dtype=d, size=0, dynamic_size=True, name=f"rnn_output_{i}",
+                        element_shape=[static_batch.value] + size_list(s)
+                        if not hasattr(s, "op") else None)
+            for i, (d, s) in enumerate(zip(emit_dtypes, emit_sizes))])
+        zero_emit = pack_sequence_as(emit_structure, [
+            array_ops.zeros(slicing_ops.concat([[batch_size], s], 0) if hasattr(s, "op")
+                            else [batch_size] + size_list(s), d)
+            for s, d in zip(emit_sizes, emit_dtypes)])
+
+        # The sandbox's loop body cannot create variables (ops/while_v2.py): one call of the
+        # cell here creates them, under the names TF gives them ('rnn/basic_rnn_cell/kernel');
+        # the calls in the body reuse them. (This call's ops are never run.)
+        if not getattr(cell, "built", True):
+            cell(next_input, state)
+
+        def condition(unused_time, elements_finished, *_):
+            return comparison_ops.logical_not(reduction_ops.reduce_all(elements_finished))
+
+        def body(time, elements_finished, current_input, emit_ta, state, loop_state):
+            next_output, cell_state = cell(current_input, state)
+            assert_same_structure(state, cell_state, "raw_rnn: the cell's state")
+            next_time = time + 1
+            (next_finished, next_input, next_state, emit_output,
+             next_loop_state) = loop_fn(next_time, next_output, cell_state, loop_state)
+            assert_same_structure(state, next_state, "raw_rnn: loop_fn's next_cell_state")
+            assert_same_structure(current_input, next_input, "raw_rnn: loop_fn's next_input")
+            assert_same_structure(emit_ta, emit_output, "raw_rnn: loop_fn's emit_output")
+            loop_state = loop_state if next_loop_state is None else next_loop_state
+
+            def copy_some_through(current, candidate):   # finished examples keep `current`
+                def pick(cur, cand):
+                    if cur.get_shape().ndims == 0:
+                        return cand
+                    return comparison_ops.where(elements_finished, cur, cand)
+                return pack_sequence_as(current, [pick(c, n) for c, n in
+                                                  zip(flatten(current), flatten(candidate))])
+
+            emit_output = copy_some_through(zero_emit, emit_output)
+            next_state = copy_some_through(state, next_state)
+            emit_ta = pack_sequence_as(emit_ta, [ta.write(time, e) for ta, e in
+                                                 zip(flatten(emit_ta), flatten(emit_output))])
+            elements_finished = comparison_ops.logical_or(elements_finished, next_finished)
+            return (next_time, elements_finished, next_input, emit_ta, next_state, loop_state)
+
+        returned = while_loop(condition, body, loop_vars=[
+            time, elements_finished, next_input, emit_ta, state, loop_state],
+            parallel_iterations=parallel_iterations or 32, swap_memory=swap_memory)
+        emit_ta, final_state, final_loop_state = returned[-3:]
+        if init_loop_state is None:
+            final_loop_state = None
+        return emit_ta, final_state, final_loop_state
+
+
+def static_state_saving_rnn(cell, inputs, state_saver, state_name, sequence_length=None,
+                            scope=None):
+    """static_rnn whose initial state comes from `state_saver` and whose final state goes back
+    to it (TF 1.15's rnn.static_state_saving_rnn): the state of a long sequence carried over
+    from one batch of its pieces to the next. state_saver has state(name) -> tensor and
+    save_state(name, value) -> op (e.g. a SequenceQueueingStateSaver); state_name is one name,
+    or a structure of names like cell.state_size (an LSTMStateTuple of two, ...). The last
+    output and the final state are returned only after the state is saved."""
+    from ..framework.graph import control_dependencies
+    from .control_flow_ops import identity
+    from .func_graph import flatten, is_sequence, pack_sequence_as
+    state_size = cell.state_size
+    state_is_tuple = is_sequence(state_size)
+    if state_is_tuple != is_sequence(state_name):
+        raise ValueError(f"state_name should be the same type as cell.state_size.  state_name: "
+                         f"{state_name}, cell.state_size: {state_size}")
+    names = flatten(state_name) if state_is_tuple else [state_name]
+    if state_is_tuple:
+        if len(names) != len(flatten(state_size)):
+            raise ValueError(f"#elems allowed in state_name does not match #elems in "
+                             f"state_size: {len(names)} vs. {len(flatten(state_size))}")
+        initial_state = pack_sequence_as(state_size, [state_saver.state(n) for n in names])
+    else:
+        initial_state = state_saver.state(state_name)
+    outputs, state = static_rnn(cell, inputs, initial_state=initial_state,
+                                sequence_length=sequence_length, scope=scope)
+    flat_state = flatten(state) if state_is_tuple else [state]
+    save_state = [state_saver.save_state(n, s) for n, s in zip(names, flat_state)]
+    with control_dependencies(save_state):
+        outputs[-1] = pack_sequence_as(outputs[-1], [identity(o) for o in flatten(outputs[-1])])
+        if state_is_tuple:
+            state = pack_sequence_as(state, [identity(s) for s in flat_state])
+        else:
+            state = identity(state)
+    return outputs, state

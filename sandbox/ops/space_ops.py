@@ -14,6 +14,8 @@ core/kernels/spacetodepth_op.cc, spacetobatch_op.cc) and their gradients
     extract_image_patches(x, ksizes, strides, rates, padding)
                            each ksize window of pixels (dilated by `rates`) as one pixel of
                            depth kh*kw*C: [N, H, W, C] -> [N, H', W', kh*kw*C]
+    extract_volume_patches(x, ksizes, strides, padding)
+                           the same for volumes: [N, P, R, C, D] -> [N, P', R', C', kp*kr*kc*D]
 
 Each pair are inverses, so each op's gradient is its partner; the patches' gradient adds each
 patch's gradient back where its pixels came from. Only the NHWC layout.
@@ -30,7 +32,7 @@ from ..framework.tensor_util import constant_value, int_tensor, shape_text
 
 __all__ = ["space_to_depth", "depth_to_space", "space_to_batch_nd", "batch_to_space_nd",
            "space_to_batch", "batch_to_space", "required_space_to_batch_paddings",
-           "extract_image_patches"]
+           "extract_image_patches", "extract_volume_patches"]
 
 
 def _check_nhwc(data_format):
@@ -302,37 +304,64 @@ def _patch_geometry(size, k, stride, rate, padding):
 
 
 def _patch_index(shape, ksizes, strides, rates, padding):
-    """The padded input and the row/column index arrays of every patch pixel."""
-    _, h, w, _ = shape
-    oh, top = _patch_geometry(h, ksizes[1], strides[1], rates[1], padding)
-    ow, left = _patch_geometry(w, ksizes[2], strides[2], rates[2], padding)
-    rows = (np.arange(oh)[:, None] * strides[1] + np.arange(ksizes[1])[None, :] * rates[1])
-    cols = (np.arange(ow)[:, None] * strides[2] + np.arange(ksizes[2])[None, :] * rates[2])
-    bottom = max(int(rows.max(initial=-1)) + 1 - top - h, 0)
-    right = max(int(cols.max(initial=-1)) + 1 - left - w, 0)
-    pads = [(0, 0), (top, bottom), (left, right), (0, 0)]
-    return pads, rows[:, None, :, None], cols[None, :, None, :]
+    """The paddings of the input and one index array per spatial dim, which pick every
+    patch pixel out of the padded input: padded[:, *index, :] is [N, O1.., K1.., C] (the
+    outputs' positions, then the pixels of a patch). Any number of spatial dims (2 for
+    images, 3 for volumes); ksizes, strides and rates are the full [1, ..., 1] lists."""
+    n = len(shape) - 2
+    pads, index = [(0, 0)], []
+    for i in range(n):
+        out, before = _patch_geometry(shape[1 + i], ksizes[1 + i], strides[1 + i],
+                                      rates[1 + i], padding)
+        pixel = (np.arange(out)[:, None] * strides[1 + i] +
+                 np.arange(ksizes[1 + i])[None, :] * rates[1 + i])
+        after = max(int(pixel.max(initial=-1)) + 1 - before - shape[1 + i], 0)
+        pads.append((before, after))
+        spread = [1] * (2 * n)
+        spread[i], spread[n + i] = pixel.shape
+        index.append(pixel.reshape(spread))
+    return pads + [(0, 0)], tuple(index)
+
+
+def _extract_patches(images, ksizes, strides, rates, padding):
+    """Every patch flattened into the depth: [N, O1.., K1 * .. * C]."""
+    pads, index = _patch_index(images.shape, ksizes, strides, rates, padding)
+    patches = np.pad(images, pads)[(slice(None),) + index]     # [N, O1.., K1.., C]
+    n_spatial = len(index)
+    return patches.reshape(patches.shape[:1 + n_spatial] + (-1,))
+
+
+def _patches_grad(images, grad, ksizes, strides, rates, padding):
+    """Adds each patch's gradient back onto the pixels it was cut from."""
+    pads, index = _patch_index(images.shape, ksizes, strides, rates, padding)
+    padded = np.zeros([d + a + b for d, (a, b) in zip(images.shape, pads)], grad.dtype)
+    n_spatial = len(index)
+    g = grad.reshape(grad.shape[:1 + n_spatial] + tuple(ksizes[1:-1]) + images.shape[-1:])
+    np.add.at(padded, (slice(None),) + index, g)
+    inside = tuple(slice(a, a + d) for d, (a, _) in zip(images.shape, pads))
+    return padded[inside]
+
+
+def _patches_shape(op, n_spatial, rates):
+    s = op.inputs[0].get_shape()
+    if s.ndims is None:
+        return unknown_shape(n_spatial + 2)
+    if s.ndims != n_spatial + 2:
+        raise ValueError(f"Shape must be rank {n_spatial + 2} but is rank {s.ndims}")
+    dims = s.as_list()
+    k, st, pad = (op.get_attr(a) for a in ("ksizes", "strides", "padding"))
+    out = [None if d is None else _patch_geometry(d, k[1 + i], st[1 + i], rates[1 + i], pad)[0]
+           for i, d in enumerate(dims[1:-1])]
+    depth = None if dims[-1] is None else dims[-1] * int(np.prod(k[1:-1]))
+    return TensorShape([dims[0]] + out + [depth])
 
 
 class ExtractImagePatches(OpDef):
     def shape(op):
-        s = op.inputs[0].get_shape()
-        if s.ndims is None:
-            return unknown_shape(4)
-        if s.ndims != 4:
-            raise ValueError(f"Shape must be rank 4 but is rank {s.ndims}")
-        n, h, w, c = s.as_list()
-        k, st, r, pad = (op.get_attr(a) for a in ("ksizes", "strides", "rates", "padding"))
-        oh = None if h is None else _patch_geometry(h, k[1], st[1], r[1], pad)[0]
-        ow = None if w is None else _patch_geometry(w, k[2], st[2], r[2], pad)[0]
-        return TensorShape([n, oh, ow, None if c is None else c * k[1] * k[2]])
+        return _patches_shape(op, 2, op.get_attr("rates"))
 
     def kernel(images, ksizes=None, strides=None, rates=None, padding="VALID", T=None):
-        pads, rows, cols = _patch_index(images.shape, ksizes, strides, rates, padding)
-        padded = np.pad(images, pads)
-        patches = padded[:, rows, cols, :]            # [N, OH, OW, KH, KW, C]
-        n, oh, ow = patches.shape[:3]
-        return patches.reshape(n, oh, ow, -1)
+        return _extract_patches(images, ksizes, strides, rates, padding)
 
     def gradient(op, grad):
         return [apply_op("ExtractImagePatchesGrad", [op.inputs[0], grad],
@@ -348,13 +377,34 @@ class ExtractImagePatchesGrad(OpDef):
         return op.inputs[0].get_shape()
 
     def kernel(images, grad, ksizes=None, strides=None, rates=None, padding="VALID", T=None):
-        pads, rows, cols = _patch_index(images.shape, ksizes, strides, rates, padding)
-        padded = np.zeros([d + a + b for d, (a, b) in zip(images.shape, pads)], grad.dtype)
-        n, oh, ow, _ = grad.shape
-        g = grad.reshape(n, oh, ow, ksizes[1], ksizes[2], images.shape[3])
-        np.add.at(padded, (slice(None), rows, cols, slice(None)), g)
-        (top, _), (left, _) = pads[1], pads[2]
-        return padded[:, top:top + images.shape[1], left:left + images.shape[2], :]
+        return _patches_grad(images, grad, ksizes, strides, rates, padding)
+
+
+class ExtractVolumePatches(OpDef):
+    """extract_image_patches in 3-D: [N, planes, rows, cols, C] -> [N, OP, OR, OC,
+    kp * kr * kc * C]; no rates."""
+    def shape(op):
+        return _patches_shape(op, 3, [1] * 5)
+
+    def kernel(input, ksizes=None, strides=None, padding="VALID", T=None):  # noqa: A002
+        return _extract_patches(input, ksizes, strides, [1] * 5, padding)
+
+    def gradient(op, grad):
+        return [apply_op("ExtractVolumePatchesGrad", [op.inputs[0], grad],
+                         {a: op.get_attr(a) for a in ("ksizes", "strides", "padding")}
+                         | {"T": grad.dtype.base_dtype}, name="ExtractVolumePatchesGrad")]
+
+
+class ExtractVolumePatchesGrad(OpDef):
+    """Adds each volume patch's gradient back onto the voxels it was cut from (a sandbox op:
+    TF 2.x builds it from a sparse matmul)."""
+    differentiable = False
+
+    def shape(op):
+        return op.inputs[0].get_shape()
+
+    def kernel(input, grad, ksizes=None, strides=None, padding="VALID", T=None):  # noqa: A002
+        return _patches_grad(input, grad, ksizes, strides, [1] * 5, padding)
 
 
 def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None,
@@ -376,3 +426,20 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
                         {"ksizes": [int(k) for k in ksizes], "strides": [int(k) for k in strides],
                          "rates": [int(k) for k in rates], "padding": padding,
                          "T": x.dtype.base_dtype}, name=scope)
+
+
+def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa: A002
+    """Patches of ksizes = [1, kp, kr, kc, 1] voxels, every strides = [1, sp, sr, sc, 1],
+    padding 'VALID' or 'SAME' (zeros), each flattened into the depth: [N, P, R, C, depth] ->
+    [N, OP, OR, OC, kp * kr * kc * depth] (TF's ExtractVolumePatches)."""
+    if padding not in ("VALID", "SAME"):
+        raise ValueError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
+    for attr, v in (("ksizes", ksizes), ("strides", strides)):
+        if len(v) != 5 or v[0] != 1 or v[4] != 1:
+            raise ValueError(f"extract_volume_patches: {attr} must be of the form "
+                             f"[1, planes, rows, cols, 1], got {list(v)}")
+    with name_scope(name, "ExtractVolumePatches", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        return apply_op("ExtractVolumePatches", [x],
+                        {"ksizes": [int(k) for k in ksizes], "strides": [int(k) for k in strides],
+                         "padding": padding, "T": x.dtype.base_dtype}, name=scope)

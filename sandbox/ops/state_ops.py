@@ -25,7 +25,7 @@ from ..framework.resource_mgr import VariableCell
 __all__ = ["variable_op_v2", "assign", "assign_add", "assign_sub", "is_variable_initialized",
            "scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
            "scatter_max", "scatter_min", "scatter_nd_update", "scatter_nd_add",
-           "scatter_nd_sub"]
+           "scatter_nd_sub", "batch_scatter_update"]
 
 
 class VariableV2(OpDef):
@@ -356,3 +356,34 @@ def scatter_nd_add(ref, indices, updates, use_locking=False, name=None):
 
 def scatter_nd_sub(ref, indices, updates, use_locking=False, name=None):
     return _scatter("ScatterNdSub", ref, indices, updates, use_locking, name)
+
+
+def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
+    """ref[i, ..., indices[i, ..., j]] = updates[i, ..., j]: scatter_update within each batch
+    entry (the leading dims of indices are batch dims of ref). Built as TF 1.15's
+    state_ops.batch_scatter_update: the batch positions are stacked next to `indices` and one
+    ScatterNdUpdate writes them all."""
+    from ..framework.graph import name_scope
+    from . import array_ops, math_ops, slicing_ops
+    with name_scope(name):
+        indices = convert_to_tensor(indices, name="indices")
+        indices_shape = array_ops.shape(indices)
+        indices_dimensions = indices.get_shape().ndims
+        if indices_dimensions is None:
+            raise ValueError("batch_scatter_update: the rank of indices must be known "
+                             "statically.")
+        nd_indices = array_ops.expand_dims(indices, axis=-1)
+        nd_indices_list = []
+        # Batch dim i gets the index range(dim_i), broadcast to indices' shape: a [..., 1]
+        # column per batch dim, concatenated before indices' own column.
+        for dimension in range(indices_dimensions - 1):
+            dimension_size = indices_shape[dimension]
+            shape_to_broadcast = [1] * (indices_dimensions + 1)
+            shape_to_broadcast[dimension] = -1
+            dimension_size_expanded = math_ops.cast(array_ops.reshape(
+                array_ops.range(dimension_size), shape_to_broadcast), indices.dtype.base_dtype)
+            nd_indices_list.append(dimension_size_expanded *
+                                   array_ops.ones_like(nd_indices, dtype=indices.dtype))
+        nd_indices_list.append(nd_indices)
+        final_indices = slicing_ops.concat(nd_indices_list, axis=-1)
+        return scatter_nd_update(ref, final_indices, updates, use_locking=use_locking)

@@ -33,10 +33,11 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import as_shape
 from . import init_ops
 from . import partitioned_variables as _pv
-from .variables import SaveSliceInfo, Variable
+from .variables import SaveSliceInfo, Variable, VariableSynchronization
 
 __all__ = ["get_variable", "get_local_variable", "variable_scope", "get_variable_scope",
-           "VariableScope", "AUTO_REUSE", "no_regularizer", "create_partitioned_variables"]
+           "VariableScope", "AUTO_REUSE", "no_regularizer", "create_partitioned_variables",
+           "variable_op_scope"]
 
 
 class _ReuseMode(enum.Enum):
@@ -89,17 +90,19 @@ class _VariableStore:
     def get_variable(self, name, shape=None, dtype=_dtypes.float32, initializer=None,
                      regularizer=None, reuse=None, trainable=None, collections=None,
                      caching_device=None, partitioner=None, validate_shape=True,
-                     use_resource=None, custom_getter=None, constraint=None, **kwargs):
+                     use_resource=None, custom_getter=None, constraint=None,
+                     synchronization=None, aggregation=None, **kwargs):
         if custom_getter is not None and not callable(custom_getter):
             raise ValueError(f"Passed a custom_getter which is not callable: {custom_getter}")
         dtype = getattr(dtype, "base_dtype", dtype)
-        if trainable is None:
-            trainable = True
+        if trainable is None:       # TF's _get_trainable_value: ON_READ is not trained
+            trainable = synchronization != VariableSynchronization.ON_READ
 
         def _true_getter(name, shape=None, dtype=_dtypes.float32, initializer=None,
                          regularizer=None, reuse=None, trainable=None, collections=None,
                          caching_device=None, partitioner=None, validate_shape=True,
-                         use_resource=None, constraint=None, **_ignored):
+                         use_resource=None, constraint=None, synchronization=None,
+                         aggregation=None, **_ignored):
             if partitioner is not None:
                 return self._get_partitioned_variable(
                     name, partitioner, shape=shape, dtype=dtype, initializer=initializer,
@@ -114,17 +117,20 @@ class _VariableStore:
                 name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
                 collections=collections, caching_device=caching_device,
-                validate_shape=validate_shape, constraint=constraint)
+                validate_shape=validate_shape, constraint=constraint,
+                synchronization=synchronization, aggregation=aggregation)
 
         args = dict(name=name, shape=shape, dtype=dtype, initializer=initializer,
                     regularizer=regularizer, reuse=reuse, trainable=trainable,
                     collections=collections, caching_device=caching_device,
                     partitioner=partitioner, validate_shape=validate_shape,
                     use_resource=use_resource)
+        modes = dict(synchronization=synchronization, aggregation=aggregation)
         if custom_getter is None:
-            return _true_getter(constraint=constraint, **args)
+            return _true_getter(constraint=constraint, **args, **modes)
         if _accepts(custom_getter, "constraint"):
             args["constraint"] = constraint
+        args.update((k, v) for k, v in modes.items() if _accepts(custom_getter, k))
         return custom_getter(getter=_true_getter, **args)
 
     def _get_partitioned_variable(self, name, partitioner, shape=None, dtype=_dtypes.float32,
@@ -211,7 +217,7 @@ class _VariableStore:
     def _get_single_variable(self, name, shape=None, dtype=_dtypes.float32, initializer=None,
                              regularizer=None, reuse=None, trainable=True, collections=None,
                              caching_device=None, validate_shape=True, constraint=None,
-                             partition_info=None):
+                             partition_info=None, synchronization=None, aggregation=None):
         initializing_from_value = initializer is not None and not callable(initializer)
         if shape is not None and initializing_from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -267,7 +273,8 @@ class _VariableStore:
             v = Variable(initial_value=init_val, name=name, trainable=trainable,
                          collections=collections, caching_device=caching_device,
                          dtype=variable_dtype, validate_shape=validate_shape,
-                         constraint=constraint, shape=variable_shape)
+                         constraint=constraint, shape=variable_shape,
+                         synchronization=synchronization, aggregation=aggregation)
         self._vars[name] = v
         self._defined_at[name] = [f for f in traceback.extract_stack()[::-1]
                                   if not f.filename.startswith(_SANDBOX_DIR)][:5]
@@ -408,7 +415,8 @@ class VariableScope:
     def get_variable(self, var_store, name, shape=None, dtype=None, initializer=None,
                      regularizer=None, reuse=None, trainable=None, collections=None,
                      caching_device=None, partitioner=None, validate_shape=True,
-                     use_resource=None, custom_getter=None, constraint=None, **kwargs):
+                     use_resource=None, custom_getter=None, constraint=None,
+                     synchronization=None, aggregation=None, **kwargs):
         """Gets an existing variable with this name or creates a new one, with this scope's
         defaults for every argument not given."""
         if regularizer is None:
@@ -442,7 +450,8 @@ class VariableScope:
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
                 collections=collections, caching_device=caching_device,
                 partitioner=partitioner, validate_shape=validate_shape,
-                use_resource=use_resource, custom_getter=custom_getter, constraint=constraint)
+                use_resource=use_resource, custom_getter=custom_getter, constraint=constraint,
+                synchronization=synchronization, aggregation=aggregation)
 
     def __repr__(self):
         return f"<tf.VariableScope {self._name!r} reuse={self._reuse}>"
@@ -677,7 +686,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         _get_default_variable_store(), name, shape=shape, dtype=dtype, initializer=initializer,
         regularizer=regularizer, trainable=trainable, collections=collections,
         caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
-        use_resource=use_resource, custom_getter=custom_getter, constraint=constraint)
+        use_resource=use_resource, custom_getter=custom_getter, constraint=constraint,
+        synchronization=synchronization, aggregation=aggregation)
 
 
 def create_partitioned_variables(shape, slicing, initializer, dtype=_dtypes.float32,
@@ -710,4 +720,24 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
                         regularizer=regularizer, trainable=False, collections=collections,
                         caching_device=caching_device, partitioner=partitioner,
                         validate_shape=validate_shape, use_resource=use_resource,
-                        custom_getter=custom_getter, constraint=constraint)
+                        custom_getter=custom_getter, constraint=constraint,
+                        synchronization=synchronization, aggregation=aggregation)
+
+
+@contextlib.contextmanager
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None,
+                      regularizer=None, caching_device=None, partitioner=None,
+                      custom_getter=None, reuse=None, dtype=None, use_resource=None,
+                      constraint=None):
+    """`tf.variable_op_scope(values, name_or_scope, default_name=None, ...)`: TF's deprecated
+    form of `tf.variable_scope(name_or_scope, default_name, values, ...)` -- the same scope,
+    the arguments in another order (and, as in TF, a warning)."""
+    from ..platform import tf_logging
+    tf_logging.warn("tf.variable_op_scope(values, name, default_name) is deprecated,"
+                    " use tf.variable_scope(name, default_name, values)")
+    with variable_scope(name_or_scope, default_name=default_name, values=values,
+                        initializer=initializer, regularizer=regularizer,
+                        caching_device=caching_device, partitioner=partitioner,
+                        custom_getter=custom_getter, reuse=reuse, dtype=dtype,
+                        use_resource=use_resource, constraint=constraint) as scope:
+        yield scope

@@ -9,7 +9,15 @@
 
 Where `weights` is placed (e.g. on /job:ps/task:0) decides which task stores it; every task
 that names it in its graph reads and writes that one copy.
+
+`synchronization=` and `aggregation=` (tf.VariableSynchronization, tf.VariableAggregation) say
+how the copies of a *mirrored* variable -- one per replica, under a tf.distribute strategy --
+are kept in step and combined. The sandbox shares one copy between all workers instead, so it
+checks them and keeps them on the variable, as TF does without a strategy; ON_READ makes a
+variable non-trainable by default.
 """
+import enum
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -27,7 +35,47 @@ __all__ = ["Variable", "global_variables", "all_variables", "trainable_variables
            "variables_initializer", "initialize_variables", "global_variables_initializer",
            "initialize_all_variables", "local_variables_initializer",
            "initialize_local_variables", "report_uninitialized_variables",
-           "is_variable_initialized", "assert_variables_initialized"]
+           "is_variable_initialized", "assert_variables_initialized", "VariableAggregation",
+           "VariableSynchronization"]
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's copies are made equal: AUTO (the strategy chooses),
+    NONE (one copy), ON_WRITE (on every write), ON_READ (when read across replicas)."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How the replicas' updates of a distributed variable are combined."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3            # TF 1.x's old name, an alias of ONLY_FIRST_REPLICA
+
+
+def validate_synchronization_aggregation_trainable(synchronization, aggregation, trainable,
+                                                   name):
+    """(synchronization, aggregation, trainable) checked and defaulted, as TF's function of
+    this name: None -> AUTO and NONE; trainable None -> not ON_READ."""
+    try:
+        aggregation = VariableAggregation(
+            VariableAggregation.NONE if aggregation is None else aggregation)
+    except ValueError:
+        raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: "
+                         f"{name}") from None
+    try:
+        synchronization = VariableSynchronization(
+            VariableSynchronization.AUTO if synchronization is None else synchronization)
+    except ValueError:
+        raise ValueError(f"Invalid variable synchronization mode: {synchronization} for "
+                         f"variable: {name}") from None
+    if trainable is None:
+        trainable = synchronization != VariableSynchronization.ON_READ
+    return synchronization, aggregation, trainable
 
 
 class SaveSliceInfo:
@@ -59,7 +107,7 @@ class Variable:
     SaveSliceInfo = SaveSliceInfo
     _save_slice_info = None
 
-    def __init__(self, initial_value=None, trainable=True, collections=None,
+    def __init__(self, initial_value=None, trainable=None, collections=None,
                  validate_shape=True, caching_device=None, name=None, variable_def=None,
                  dtype=None, expected_shape=None, import_scope=None, constraint=None,
                  use_resource=None, synchronization=None, aggregation=None, shape=None):
@@ -67,6 +115,9 @@ class Variable:
             raise NotImplementedError("Variable(variable_def=...) is not supported by the sandbox")
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        self._synchronization, self._aggregation, trainable = \
+            validate_synchronization_aggregation_trainable(synchronization, aggregation,
+                                                           trainable, name)
         if collections is None:
             collections = [GraphKeys.GLOBAL_VARIABLES]
         collections = list(collections)
@@ -142,6 +193,14 @@ class Variable:
     @property
     def trainable(self):
         return self._trainable
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def aggregation(self):
+        return self._aggregation
 
     @property
     def constraint(self):

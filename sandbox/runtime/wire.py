@@ -177,7 +177,7 @@ class _Encoder:
         a = np.asarray(x)
         _check_dtype_to_send(a.dtype)
         return {"__scalar__": self.add_buffer(a.reshape(-1).view(np.uint8)),
-                "dtype": a.dtype.str}
+                "dtype": _check_dtype_to_send(a.dtype)}
 
     def strings(self, a):
         items = a.ravel().tolist()
@@ -212,7 +212,9 @@ def _check_dtype_to_send(dtype):
     return text
 
 
-_SENDABLE = {}                  # dtype -> dtype.str, for the dtypes checked and allowed
+# bfloat16 (ml_dtypes, as TF's) has no dtype.str of its own ("<V2"): it travels as its name
+_BFLOAT16 = np.dtype(_dtypes.bfloat16.as_numpy_dtype)
+_SENDABLE = {_BFLOAT16: "bfloat16"}     # dtype -> its text, for the dtypes checked and allowed
 
 
 _STR = frozenset((str,))                  # (a dict's keys are all str: checked in C)
@@ -220,8 +222,9 @@ _STR = frozenset((str,))                  # (a dict's keys are all str: checked 
 
 def _check_dtype_text(dtype):
     if not _DTYPE_RE.fullmatch(dtype.str):
-        raise TypeError(f"Cannot send an array of dtype {dtype}: only bool, integer, float, "
-                        "complex and fixed-width bytes/str arrays travel on the wire.")
+        raise TypeError(f"Cannot send an array of dtype {dtype}: only bool, integer, float "
+                        "(bfloat16 too), complex and fixed-width bytes/str arrays travel on the "
+                        "wire.")
 
 
 def encode(obj, limits=DEFAULT_LIMITS):
@@ -459,7 +462,7 @@ def _parse_dtype(text):
     return dtype
 
 
-_PARSED_DTYPES = {}
+_PARSED_DTYPES = {"bfloat16": _BFLOAT16}
 
 
 @functools.lru_cache(maxsize=256)

@@ -12,9 +12,10 @@ the sandbox writes and the sandbox loads what TF writes.
 
 Modules (TF's names): builder_impl.py (SavedModelBuilder), loader_impl.py (load),
 simple_save.py, signature_def_utils.py, utils_impl.py (TensorInfo), main_op_impl.py, the
-constants; saved_model_pb2.py (the protobufs) and tensor_bundle.py (TF's checkpoint format, in
-which the variables are written). tf.saved_model.load is loader.load, as in TF 1.x;
-tf.saved_model.save (TF-2's object-based saving) is not here.
+constants; tensor_bundle.py (TF's checkpoint format, in which the variables are written). The
+protobufs are framework/saved_model_pb2.py (tf.MetaGraphDef and tf.TensorInfo are theirs).
+tf.saved_model.load is loader.load, as in TF 1.x; tf.saved_model.save (TF-2's object-based
+saving) is not here.
 """
 import types as _types
 

@@ -60,7 +60,7 @@ class SavedModelBuilder:
     docstring."""
 
     def __init__(self, export_dir):
-        from . import saved_model_pb2     # protobuf: loaded on first use
+        from ..framework import saved_model_pb2     # protobuf: loaded on first use
         self._saved_model = saved_model_pb2.SavedModel(
             saved_model_schema_version=constants.SAVED_MODEL_SCHEMA_VERSION)
         self._export_dir = _text(export_dir)
@@ -260,7 +260,7 @@ def _values_to_save(sess, saver_def):
 # -- the MetaGraphDef protobuf of a sandbox graph -------------------------------------------
 
 def _collection_def(graph, key, items, variable_defs):
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     collection = saved_model_pb2.CollectionDef()
     if key in VARIABLE_COLLECTIONS:
         for v in items:
@@ -288,7 +288,7 @@ def _collection_def(graph, key, items, variable_defs):
 
 def _meta_graph_def(graph, saver_def, clear_devices=False):
     """The MetaGraphDef protobuf of `graph`: GraphDef, SaverDef and the collections."""
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     meta = saved_model_pb2.MetaGraphDef()
     meta.meta_info_def.meta_graph_version = ""
     # TF's loader parses the version ('1.15.0'; '1.15.0-sandbox' is not a version to it)
@@ -314,7 +314,7 @@ def _meta_graph_def(graph, saver_def, clear_devices=False):
 
 def saver_def_proto(saver_def):
     """The SaverDef protobuf of the sandbox's SaverDef (train/saver.py)."""
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     return saved_model_pb2.SaverDef(
         filename_tensor_name=saver_def.filename_tensor_name,
         save_tensor_name=saver_def.save_tensor_name,

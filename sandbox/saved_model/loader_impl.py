@@ -64,7 +64,7 @@ def parse_saved_model(export_dir):
     export_dir = _text(export_dir)
     path_pb = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB)
     path_pbtxt = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     saved_model = saved_model_pb2.SavedModel()
     if os.path.isfile(path_pb):
         with open(path_pb, "rb") as f:
@@ -269,7 +269,7 @@ def _collections(graph, meta_graph_def, prefix, left_out):
     """The collections as train/meta_graph.py's import takes them: {key: [names]} and the
     variables' VariableDefs as dicts. Collections of numbers or of other protobufs (TF's
     QueueRunnerDefs, SaverDefs, contexts) have no sandbox form and are left out."""
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     collections, variable_defs = {}, {}
     for key, collection in meta_graph_def.collection_def.items():
         kind = collection.WhichOneof("kind")

@@ -24,7 +24,7 @@ _DT_FLOAT = 1      # DT_FLOAT
 def build_signature_def(inputs=None, outputs=None, method_name=None, defaults=None):
     """A SignatureDef of {key: TensorInfo} inputs and outputs and a method name; `defaults`
     {input key: a Const tensor} gives inputs a default value (as a TensorProto)."""
-    from .saved_model_pb2 import SignatureDef    # protobuf: loaded on first use
+    from ..framework.saved_model_pb2 import SignatureDef    # protobuf: loaded on first use
     signature_def = SignatureDef()
     for key in inputs or {}:
         signature_def.inputs[key].CopyFrom(inputs[key])

@@ -111,7 +111,7 @@ def _tensor_bytes(name, value):
 def write_bundle(prefix, tensors):
     """Writes {name: numpy array} as a TensorFlow V2 checkpoint with one shard:
     `<prefix>.data-00000-of-00001` then `<prefix>.index` (each atomically)."""
-    from . import saved_model_pb2     # protobuf: loaded on first use
+    from ..framework import saved_model_pb2     # protobuf: loaded on first use
     entries, chunks, offset = [], [], 0
     for name in sorted(tensors):
         value = np.asarray(tensors[name])
@@ -191,7 +191,7 @@ class BundleReader:
     """Reads a TensorFlow V2 checkpoint (`prefix`.index and its data files)."""
 
     def __init__(self, prefix):
-        from . import saved_model_pb2     # protobuf: loaded on first use
+        from ..framework import saved_model_pb2     # protobuf: loaded on first use
         self._prefix = os.fspath(prefix)
         path = index_path(self._prefix)
         if not os.path.exists(path):

@@ -30,7 +30,7 @@ def _shape_proto(shape):
 def build_tensor_info(tensor):
     """The TensorInfo protocol buffer of a Tensor or SparseTensor: its name (or its three
     tensors' names), dtype and static shape."""
-    from .saved_model_pb2 import TensorInfo    # protobuf: loaded on first use
+    from ..framework.saved_model_pb2 import TensorInfo    # protobuf: loaded on first use
     if isinstance(tensor, SparseTensor):
         info = TensorInfo(dtype=enum_of_dtype(tensor.dtype),
                           tensor_shape=_shape_proto(tensor.get_shape()))

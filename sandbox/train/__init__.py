@@ -36,6 +36,8 @@ from .checkpoint_management import latest_checkpoint, get_checkpoint_state, \
     load_variable, load_checkpoint
 from ..framework.tensor_bundle import NewCheckpointReader
 from .checkpoint_utils import init_from_checkpoint, checkpoints_iterator
+from .warm_starting_util import VocabInfo, warm_start
+from .profiler_hook import ProfilerHook
 from .graph_io import write_graph
 from .basic_loops import basic_train_loop
 from .summary_iterator import summary_iterator
@@ -64,7 +66,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "load_checkpoint", "NewCheckpointReader", "SummaryWriter", "Example", "Features",
            "Feature", "BytesList", "FloatList", "Int64List", "SequenceExample", "FeatureList",
            "FeatureLists", "init_from_checkpoint",
-           "checkpoints_iterator", "write_graph", "basic_train_loop", "summary_iterator"]
+           "checkpoints_iterator", "write_graph", "basic_train_loop", "summary_iterator",
+           "VocabInfo", "warm_start", "ProfilerHook"]
 
 
 # The families of issue 27: each module names what it adds in its own __all__.

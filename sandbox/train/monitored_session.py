@@ -35,6 +35,7 @@ Sessions are wrapped in layers, each with one job (as in TF):
 import sys
 import time
 
+from ..client.config import RunMetadata
 from ..framework import errors
 from ..framework.graph import GraphKeys, get_default_graph
 from . import basic_session_run_hooks
@@ -638,6 +639,7 @@ class _HookedSession(_WrappedSession):
                                         session=self._sess)
         feed_dict, options = self._call_hook_before_run(run_context, actual_fetches, feed_dict,
                                                         options)
+        run_metadata = run_metadata or RunMetadata()    # as TF: a hook may ask for a trace
         outputs = _WrappedSession.run(self, fetches=actual_fetches, feed_dict=feed_dict,
                                       options=options, run_metadata=run_metadata)
         for hook in self._hooks:

@@ -137,6 +137,8 @@ EXAMPLES = [
     np.array(3.0), np.array(7, dtype=np.int32), np.array(True), np.zeros((0,), np.float32),
     np.zeros((3, 0, 2), np.int16), np.arange(12, dtype=np.float64).reshape(3, 4),
     np.array([1, 2], dtype=">i4"), np.array([1 + 1j], dtype=np.complex128),
+    np.array([1.5, -3.0], tf.bfloat16.as_numpy_dtype), np.array([2**40], np.uint64),
+    tf.bfloat16.as_numpy_dtype(0.25), np.uint32(7),
     np.array(["ab", "c"]), np.array([b"ab", b"c"]),
     np.array([b"a", b"bc", b""], dtype=object), np.array([[b"x"], [b"yz"]], dtype=object),
     np.array(b"scalar string", dtype=object), np.empty((0, 3), dtype=object),

@@ -17,7 +17,8 @@ import pytest
 
 import sandbox as tf
 from sandbox.framework import errors
-from sandbox.saved_model import saved_model_pb2, tensor_bundle
+from sandbox.framework import saved_model_pb2
+from sandbox.saved_model import tensor_bundle
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "saved_model_tf215")
 # A Python that has TensorFlow (CI sets it in its TensorFlow step: .ci/run); else skipped.

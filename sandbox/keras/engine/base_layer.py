@@ -16,23 +16,52 @@ class with this Layer mixed in, which changes how it is named and called:
 
 Variables are still made with tf.get_variable, so replica_device_setter places them.
 
+Saving (mirrors base_layer.get_config / from_config): get_config() is the dict of arguments
+that makes the layer again -- name, trainable, (batch_input_shape,) dtype, then the class's
+`_config_keys`, each read from the attribute of that name, initializers / regularizers /
+activations serialized as keras/serialization.py says -- and `cls.from_config(config)` is
+`cls(**config)`. A subclass whose __init__ takes arguments and that neither lists
+`_config_keys` nor overrides get_config cannot be saved: NotImplementedError, as in TF.
+
 Masks: a layer's output may carry `_keras_mask` (Embedding(mask_zero=True) makes one); the
 next layer gets it as call(..., mask=) when its call takes `mask`, and passes it on when it
 `supports_masking` (compute_mask), as TF's base_layer does.
 """
 import inspect
 
+from ...framework.graph import GraphKeys
 from ...framework.tensor_shape import TensorShape
 from ...layers import base as _tf_base
 from ...ops import variable_scope as vs
+from .. import activations, initializers, regularizers
 from .. import backend as K
-from .. import initializers
+from ..serialization import serialize_keras_object
 
 __all__ = ["Layer", "InputLayer", "Input"]
 
 
+def _serialize_value(key, value):
+    """A config entry: initializers, regularizers, constraints as {'class_name', 'config'},
+    activations by name, anything else as it is."""
+    if key.endswith("_initializer"):
+        return initializers.serialize(value)
+    if key.endswith("_regularizer"):
+        return regularizers.serialize(value)
+    if key.endswith("_constraint"):
+        return serialize_keras_object(value)
+    if key in ("activation", "recurrent_activation"):
+        return activations.serialize(value)
+    return value
+
+
+# Keys that TF 2.x writes in layer configs and TF 1.15 did not have; at these values they
+# change nothing, so a TF 2 file loads (other values are not in the sandbox and fail).
+_NEWER_KEYS = {"groups": 1, "keepdims": False, "ragged": False}
+
+
 class Layer(_tf_base.Layer):
     """Base class of the Keras layers: subclasses define build(input_shape) and call(inputs)."""
+    _config_keys = ()       # the __init__ arguments get_config saves (after name ... dtype)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         batch_input_shape = kwargs.pop("batch_input_shape", None)
@@ -53,7 +82,16 @@ class Layer(_tf_base.Layer):
 
     def _set_scope(self, scope=None):
         if self._scope is None:
-            with vs.variable_scope(scope if scope is not None else self._name) as captured:
+            if scope is None:
+                # a second layer of one name (a model loaded next to the one saved): its
+                # weights go to 'dense_1/kernel:0', as TF 1.15's keras puts them
+                taken = {v.op.name.split("/")[0] for v in
+                         K.get_graph().get_collection(GraphKeys.GLOBAL_VARIABLES)}
+                scope, count = self._name, 0
+                while scope in taken:
+                    count += 1
+                    scope = f"{self._name}_{count}"
+            with vs.variable_scope(scope) as captured:
                 self._scope = captured
 
     def __call__(self, inputs, *args, **kwargs):
@@ -138,21 +176,46 @@ class Layer(_tf_base.Layer):
                              f"{len(params)} weights. Provided weights: {str(weights)[:50]}...")
         K.batch_set_value(zip(params, weights))
 
+    # -- saving -----------------------------------------------------------------------------
+    def _config_value(self, key):
+        return getattr(self, key)
+
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": self.dtype.name if self.dtype is not None else None}
+        """The arguments that make this layer again (TF 1.15's keys and order)."""
+        config = {"name": self.name, "trainable": self.trainable}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
+        config["dtype"] = self.dtype.name if self.dtype is not None else K.floatx()
+        if not self._config_keys and type(self).get_config is Layer.get_config:
+            params = inspect.signature(type(self).__init__).parameters.values()
+            if any(p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   and p.name not in config for p in params):
+                raise NotImplementedError(
+                    "Layers with arguments in `__init__` must override `get_config`. "
+                    f"({type(self).__name__}: return a dict of the arguments, e.g. "
+                    "{**super().get_config(), 'units': self.units}; load_model then needs "
+                    f"custom_objects={{'{type(self).__name__}': {type(self).__name__}}}.)")
+        for key in self._config_keys:
+            config[key] = _serialize_value(key, self._config_value(key))
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer that `config` (get_config's dict) describes: cls(**config)."""
+        config = dict(config)
+        for key, default in _NEWER_KEYS.items():
+            if key in config and config[key] == default:
+                del config[key]
+        return cls(**config)
 
 
 class InputLayer(Layer):
     """The layer of a model's input: a placeholder of shape batch_input_shape."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
-                 sparse=False, name=None, batch_input_shape=None, **kwargs):
-        if sparse:
-            raise NotImplementedError("sparse inputs are not in the sandbox's keras")
+                 sparse=False, name=None, batch_input_shape=None, ragged=False, **kwargs):
+        if sparse or ragged:
+            raise NotImplementedError("sparse and ragged inputs are not in the sandbox's keras")
         if not name:
             name = f"input_{K.get_uid('input')}"
         if batch_input_shape is None and input_shape is not None:

@@ -12,6 +12,9 @@ InputLayer first), the model is built as the layers are added: its input is the 
 'dense_input' (first layer's name + '_input') and every add() calls the new layer at once.
 Otherwise it is built by the first fit / evaluate / predict, from the data's shape.
 `model.layers` leaves the InputLayer out, as Keras does.
+
+Its config is {'name': ..., 'layers': [each layer's {'class_name', 'config'}]}, the first with
+the batch_input_shape of the model's input; from_config adds the layers again in order.
 """
 from ...framework import dtypes as _dtypes
 from .base_layer import InputLayer, Layer
@@ -60,6 +63,30 @@ class Sequential(Model):
             self._layers.append(layer)
             self._graph_compiled = False
             self._train_op = None
+
+    def get_config(self):
+        from ..layers.serialization import serialize
+        layer_configs = [serialize(layer) for layer in self.layers]
+        if (self.built and layer_configs and "batch_input_shape" not in
+                layer_configs[0]["config"] and isinstance(self._layers[0], InputLayer)):
+            layer_configs[0]["config"]["batch_input_shape"] = self._layers[0]._batch_input_shape
+        return {"name": self.name, "layers": layer_configs}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential of the layers in `config` (a dict, or the list of layer configs
+        that older Keras wrote)."""
+        from ..layers.serialization import deserialize
+        if isinstance(config, dict):
+            name, layer_configs = config.get("name"), config["layers"]
+        else:
+            name, layer_configs = None, config
+        model = cls(name=name)
+        for layer_config in layer_configs:
+            model.add(deserialize(layer_config, custom_objects=custom_objects))
+        if not model.built and isinstance(config, dict) and config.get("build_input_shape"):
+            model.build(config["build_input_shape"])
+        return model
 
     def _start(self, batch_input_shape, dtype, name):
         dtype = dtype or _dtypes.float32

@@ -14,6 +14,12 @@ training step (the optimizer's update ops, under 'training'); then each batch is
 Session.run of those ops, fed the batch and keras_learning_phase=True (evaluate and predict
 leave it False, so Dropout is off). The Session is keras.backend.get_session()'s.
 
+Saving (TF's network.py and saving/): get_config / from_config / to_json describe the
+layers (engine/network_config.py); save('m.h5') writes the config, the weights and the
+optimizer's state to one HDF5 file (keras/saving/hdf5_format.py), keras.models.load_model
+reads it back; save_weights / load_weights write a TensorFlow checkpoint, or HDF5 when the
+path ends in .h5 / .keras / .hdf5 (or save_format='h5').
+
 Models of several inputs and outputs (keras.Model([a, b], [out1, out2])) take lists or dicts
 (by layer name) of arrays, and compile takes a loss per output (engine/training_utils.py);
 engine/network.py finds the layers between the inputs and the outputs.
@@ -35,6 +41,7 @@ from ..utils import print_summary
 from . import training_utils
 from .base_layer import Layer
 from .network import map_graph_network
+from .network_config import get_network_config, reconstruct_from_config
 
 __all__ = ["Model"]
 
@@ -446,6 +453,33 @@ class Model(Layer):
         xs = training_utils.standardize_arrays(x, self.input_names, "input")
         return self.predict(x, batch_size=len(xs[0]))
 
+    # -- config ------------------------------------------------------------------------------
+    def get_config(self):
+        """The functional model's layers and connections (engine/network_config.py)."""
+        from ..layers.serialization import serialize
+        return get_network_config(self, serialize)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new model, with new weights, of the layers that `config` describes."""
+        from ..layers.serialization import deserialize
+        inputs, outputs = reconstruct_from_config(
+            config, lambda data: deserialize(data, custom_objects=custom_objects))
+        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+
+    def to_json(self, **kwargs):
+        """The model's config as JSON (keras.models.model_from_json reads it); `kwargs` go to
+        json.dumps."""
+        from ..saving import saving_utils
+        return saving_utils.model_to_json(self, **kwargs)
+
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
+             signatures=None, options=None):
+        """Saves the model -- config, weights, optimizer state -- to the HDF5 file
+        `filepath` (keras/saving/save.py says why any path means HDF5 in TF 1.x)."""
+        from ..saving import save
+        save.save_model(self, filepath, overwrite, include_optimizer, save_format)
+
     # -- weights -------------------------------------------------------------------------------
     def _get_saver(self):
         if self._saver is None:
@@ -454,17 +488,34 @@ class Model(Layer):
         return self._saver
 
     def save_weights(self, filepath, overwrite=True, save_format=None):
-        """Writes the weights to a TensorFlow checkpoint with the prefix `filepath`."""
-        if save_format == "h5" or str(filepath).endswith((".h5", ".keras")):
-            raise NotImplementedError("HDF5 weight files are not in the sandbox's keras: "
-                                      "save to a TensorFlow checkpoint prefix instead")
+        """Writes the weights to a TensorFlow checkpoint with the prefix `filepath`, or to an
+        HDF5 file when `filepath` ends in .h5 / .keras / .hdf5 or save_format='h5'."""
+        from ..saving import hdf5_format
+        if save_format is None:
+            save_format = "h5" if hdf5_format.is_hdf5_filepath(filepath) else "tf"
+        save_format = str(save_format).lower().strip()
+        if save_format in ("h5", "hdf5", "keras"):
+            hdf5_format.save_weights_to_hdf5(self, filepath, overwrite)
+            return
+        if save_format not in ("tf", "tensorflow"):
+            raise ValueError(f"Unknown format \"{save_format}\". Was expecting one of "
+                             '{"tf", "h5"}.')
         with self._graph.as_default():
             saver = self._get_saver()
             saver.save(K.get_session(), str(filepath), write_meta_graph=False,
                        write_state=False)
 
     def load_weights(self, filepath, by_name=False):
-        """Reads the weights back from the checkpoint `filepath` (as save_weights wrote it)."""
+        """Reads the weights back from the checkpoint `filepath` (as save_weights wrote it),
+        or from an HDF5 file (.h5 / .keras / .hdf5, or a file that is HDF5): in the order of
+        model.layers, or with by_name=True into the layers of the same names."""
+        from ..saving import hdf5_format
+        if hdf5_format.is_hdf5_filepath(filepath) or hdf5_format.is_hdf5_file(filepath):
+            hdf5_format.load_weights_from_hdf5(self, filepath, by_name)
+            return
+        if by_name:
+            raise NotImplementedError("Weights may only be loaded by name from HDF5 files "
+                                      "(.h5), not from TensorFlow checkpoints.")
         with self._graph.as_default():
             saver = self._get_saver()
             saver.restore(K.get_session(), str(filepath))

@@ -1,6 +1,6 @@
 """keras.layers -- mirrors TensorFlow 1.15's python/keras/layers/ (the part the sandbox has:
 core.py, convolutional.py, pooling.py, embeddings.py, normalization.py, recurrent.py,
-wrappers.py and merge.py)."""
+wrappers.py and merge.py), and serialization.py: serialize / deserialize by class name."""
 from ..engine.base_layer import Input, InputLayer, Layer
 from .convolutional import (AveragePooling2D, AvgPool2D, Conv1D, Conv2D, Convolution1D,
                             Convolution2D, MaxPool2D, MaxPooling2D)
@@ -14,6 +14,7 @@ from .pooling import (AveragePooling1D, AvgPool1D, GlobalAveragePooling1D,
                       GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D,
                       MaxPool1D, MaxPooling1D)
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .serialization import deserialize, serialize
 from .wrappers import Bidirectional
 
 __all__ = ["Layer", "Input", "InputLayer", "Dense", "Dropout", "Flatten", "Activation",
@@ -25,4 +26,4 @@ __all__ = ["Layer", "Input", "InputLayer", "Dense", "Dropout", "Flatten", "Activ
            "Embedding", "BatchNormalization", "RNN", "SimpleRNN", "LSTM", "GRU",
            "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "Add", "Subtract",
            "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "add", "subtract",
-           "multiply", "average", "maximum", "minimum", "concatenate"]
+           "multiply", "average", "maximum", "minimum", "concatenate", "serialize", "deserialize"]

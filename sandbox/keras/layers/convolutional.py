@@ -20,6 +20,10 @@ __all__ = ["Conv1D", "Conv2D", "MaxPooling2D", "AveragePooling2D", "Convolution1
 class _KerasConv:
     """The Keras arguments of the convolutions (names of initializers, activations and
     regularizers), shared by Conv1D and Conv2D."""
+    _config_keys = ("filters", "kernel_size", "strides", "padding", "data_format",
+                    "dilation_rate", "activation", "use_bias", "kernel_initializer",
+                    "bias_initializer", "kernel_regularizer", "bias_regularizer",
+                    "activity_regularizer", "kernel_constraint", "bias_constraint")
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True,
@@ -55,6 +59,7 @@ class Conv2D(_KerasConv, _tf_conv.Conv2D, Layer):
 
 class MaxPooling2D(_tf_pool.MaxPooling2D, Layer):
     """MaxPooling2D(pool_size=(2, 2), strides=None (= pool_size), padding='valid')."""
+    _config_keys = ("pool_size", "padding", "strides", "data_format")
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -64,6 +69,7 @@ class MaxPooling2D(_tf_pool.MaxPooling2D, Layer):
 
 class AveragePooling2D(_tf_pool.AveragePooling2D, Layer):
     """AveragePooling2D(pool_size=(2, 2), strides=None (= pool_size), padding='valid')."""
+    _config_keys = ("pool_size", "padding", "strides", "data_format")
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):

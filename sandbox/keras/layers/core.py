@@ -6,6 +6,9 @@ Layer mixed in: Keras's names ('dense/kernel:0'), Keras's arguments (initializer
 activations by name), and Dropout follows keras.backend.learning_phase() when it is not told
 `training=` -- fit feeds True, evaluate and predict leave it False.
 """
+import sys
+import types
+
 import numpy as np
 
 from ...framework.tensor_shape import TensorShape
@@ -15,6 +18,7 @@ from ...ops.control_flow_ops import identity
 from .. import activations, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import Input, InputLayer, Layer
+from ..serialization import deserialize_keras_object, func_dump, func_load
 
 __all__ = ["Dense", "Dropout", "Flatten", "Activation", "Reshape", "Lambda", "InputLayer",
            "Input"]
@@ -24,6 +28,9 @@ class Dense(_tf_core.Dense, Layer):
     """Dense(units, activation=None, use_bias=True, kernel_initializer='glorot_uniform',
     bias_initializer='zeros', ...): activation(inputs @ kernel + bias)."""
     supports_masking = True
+    _config_keys = ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer",
+                    "kernel_regularizer", "bias_regularizer", "activity_regularizer",
+                    "kernel_constraint", "bias_constraint")
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -39,16 +46,12 @@ class Dense(_tf_core.Dense, Layer):
                          activity_regularizer=regularizers.get(activity_regularizer),
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
                          **kwargs)
-        self._activation_name = activations.serialize(activations.get(activation))
-
-    def get_config(self):
-        return {**Layer.get_config(self), "units": self.units,
-                "activation": self._activation_name, "use_bias": self.use_bias}
 
 
 class Dropout(_tf_core.Dropout, Layer):
     """Dropout(rate): drops a fraction `rate` of the inputs while training (learning phase 1)."""
     supports_masking = True
+    _config_keys = ("rate", "noise_shape", "seed")
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(rate=rate, noise_shape=noise_shape, seed=seed, **kwargs)
@@ -58,18 +61,16 @@ class Dropout(_tf_core.Dropout, Layer):
             training = K.learning_phase()
         return super().call(inputs, training=training)
 
-    def get_config(self):
-        return {**Layer.get_config(self), "rate": self.rate, "noise_shape": self.noise_shape,
-                "seed": self.seed}
-
 
 class Flatten(_tf_core.Flatten, Layer):
     """Flatten(): [batch, d1, d2, ...] -> [batch, d1 * d2 * ...]."""
+    _config_keys = ("data_format",)
 
 
 class Activation(Layer):
     """Activation('relu'): applies an activation function."""
     supports_masking = True
+    _config_keys = ("activation",)
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -82,6 +83,7 @@ class Activation(Layer):
 class Reshape(Layer):
     """Reshape(target_shape): the shape of each example (without the batch axis); one entry
     may be -1."""
+    _config_keys = ("target_shape",)
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -131,3 +133,50 @@ class Lambda(Layer):
         if callable(self._output_shape):
             return TensorShape(self._output_shape(input_shape))
         return TensorShape([TensorShape(input_shape)[0].value] + list(self._output_shape))
+
+    # -- saving: a Python function is saved as its bytecode ('lambda', TF's word for any
+    # Python function), any other callable by name ('function'), a shape as it is ('raw')
+    @staticmethod
+    def _serialize_function(value, allow_raw=False):
+        if isinstance(value, types.FunctionType):
+            return func_dump(value), "lambda", value.__module__
+        if callable(value):
+            return value.__name__, "function", value.__module__
+        if allow_raw:
+            return value, "raw", None
+        raise ValueError(f"Invalid input for serialization, type: {type(value)} ")
+
+    def get_config(self):
+        function, function_type, module = self._serialize_function(self.function)
+        shape, shape_type, shape_module = self._serialize_function(self._output_shape,
+                                                                   allow_raw=True)
+        return {**Layer.get_config(self), "function": function,
+                "function_type": function_type, "module": module, "output_shape": shape,
+                "output_shape_type": shape_type, "output_shape_module": shape_module,
+                "arguments": self.arguments}
+
+    @staticmethod
+    def _parse_function(config, custom_objects, key, module_key, type_key):
+        globs = dict(globals())
+        module = config.pop(module_key, None)
+        if module in sys.modules:
+            globs.update(sys.modules[module].__dict__)
+        globs.update(custom_objects or {})
+        kind = config.pop(type_key)
+        if kind == "function":
+            return deserialize_keras_object(config[key], module_objects=globs,
+                                            custom_objects=custom_objects,
+                                            printable_module_name="function in Lambda layer")
+        if kind == "lambda":
+            return func_load(config[key], globs=globs)
+        return config[key]
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["function"] = cls._parse_function(config, custom_objects, "function", "module",
+                                                 "function_type")
+        config["output_shape"] = cls._parse_function(config, custom_objects, "output_shape",
+                                                     "output_shape_module",
+                                                     "output_shape_type")
+        return cls(**config)

@@ -25,6 +25,9 @@ __all__ = ["Embedding"]
 class Embedding(Layer):
     """Embedding(input_dim, output_dim, embeddings_initializer='uniform', mask_zero=False,
     input_length=None): positive integer ids -> dense vectors."""
+    _config_keys = ("input_dim", "output_dim", "embeddings_initializer",
+                    "embeddings_regularizer", "activity_regularizer", "embeddings_constraint",
+                    "mask_zero", "input_length")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None,
@@ -65,8 +68,3 @@ class Embedding(Layer):
         outputs = nn_impl.embedding_lookup(self.embeddings, inputs)
         outputs.set_shape(self.compute_output_shape(inputs.get_shape()))
         return outputs
-
-    def get_config(self):
-        return {**Layer.get_config(self), "input_dim": self.input_dim,
-                "output_dim": self.output_dim, "mask_zero": self.mask_zero,
-                "input_length": self.input_length}

@@ -117,6 +117,7 @@ class Minimum(_Merge):
 
 class Concatenate(_Merge):
     """Concatenate(axis=-1)([x1, x2, ...]): the inputs joined along `axis`."""
+    _config_keys = ("axis",)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -143,9 +144,6 @@ class Concatenate(_Merge):
         sizes = [s[axis] for s in shapes]
         out[axis] = None if None in sizes else sum(sizes)
         return TensorShape(out)
-
-    def get_config(self):
-        return {**Layer.get_config(self), "axis": self.axis}
 
 
 def add(inputs, **kwargs):

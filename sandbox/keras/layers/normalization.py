@@ -27,6 +27,10 @@ class BatchNormalization(_tf_norm.BatchNormalization, Layer):
     """BatchNormalization(axis=-1, momentum=0.99, epsilon=0.001, center=True, scale=True,
     ...)."""
     supports_masking = True
+    _config_keys = ("axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
+                    "gamma_initializer", "moving_mean_initializer",
+                    "moving_variance_initializer", "beta_regularizer", "gamma_regularizer",
+                    "beta_constraint", "gamma_constraint")
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
@@ -52,7 +56,3 @@ class BatchNormalization(_tf_norm.BatchNormalization, Layer):
         if training is None:
             training = K.learning_phase()
         return super().call(inputs, training=training)
-
-    def get_config(self):
-        return {**Layer.get_config(self), "axis": self.axis, "momentum": self.momentum,
-                "epsilon": self.epsilon, "center": self.center, "scale": self.scale}

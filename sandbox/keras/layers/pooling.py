@@ -26,6 +26,7 @@ __all__ = ["MaxPooling1D", "AveragePooling1D", "GlobalAveragePooling1D", "Global
 
 class MaxPooling1D(_tf_pool.MaxPooling1D, Layer):
     """MaxPooling1D(pool_size=2, strides=None (= pool_size), padding='valid')."""
+    _config_keys = ("strides", "pool_size", "padding", "data_format")
 
     def __init__(self, pool_size=2, strides=None, padding="valid",
                  data_format="channels_last", **kwargs):
@@ -35,6 +36,7 @@ class MaxPooling1D(_tf_pool.MaxPooling1D, Layer):
 
 class AveragePooling1D(_tf_pool.AveragePooling1D, Layer):
     """AveragePooling1D(pool_size=2, strides=None (= pool_size), padding='valid')."""
+    _config_keys = ("strides", "pool_size", "padding", "data_format")
 
     def __init__(self, pool_size=2, strides=None, padding="valid",
                  data_format="channels_last", **kwargs):
@@ -45,6 +47,7 @@ class AveragePooling1D(_tf_pool.AveragePooling1D, Layer):
 class _GlobalPooling(Layer):
     """What the global poolings share: the data format, the rank, the reduced axes."""
     _rank = 3
+    _config_keys = ("data_format",)
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -62,9 +65,6 @@ class _GlobalPooling(Layer):
     def compute_output_shape(self, input_shape):
         input_shape = TensorShape(input_shape)
         return TensorShape([input_shape[0].value, input_shape[-1].value])
-
-    def get_config(self):
-        return {**Layer.get_config(self), "data_format": self.data_format}
 
 
 class GlobalAveragePooling1D(_GlobalPooling):

@@ -39,6 +39,7 @@ from .. import activations
 from .. import backend as K
 from .. import initializers, regularizers
 from ..engine.base_layer import Layer
+from ..serialization import serialize_keras_object
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU"]
 
@@ -137,8 +138,24 @@ class _Cell(Layer):
         return out
 
 
+def _keys(without=(), after=None, add=()):
+    """The cells' config keys: TF's list with some left out, `add` inserted after `after`
+    (or at the end)."""
+    keys = [k for k in _CELL_KEYS if k not in without]
+    at = keys.index(after) + 1 if after else len(keys)
+    return tuple(keys[:at]) + tuple(add) + tuple(keys[at:])
+
+
+_CELL_KEYS = ("units", "activation", "recurrent_activation", "use_bias",
+                    "kernel_initializer", "recurrent_initializer", "bias_initializer",
+                    "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
+                    "kernel_constraint", "recurrent_constraint", "bias_constraint", "dropout",
+                    "recurrent_dropout")
+
+
 class SimpleRNNCell(_Cell):
     """h = activation(x @ kernel + bias + h @ recurrent_kernel)."""
+    _config_keys = _keys(without=("recurrent_activation",))
 
     def __init__(self, units, activation="tanh", **kwargs):
         kwargs.pop("recurrent_activation", None)
@@ -155,6 +172,8 @@ class SimpleRNNCell(_Cell):
 class LSTMCell(_Cell):
     """Gates i, f, c, o: c = f * c + i * activation(z_c); h = o * activation(c)."""
     _gates = 4
+    _config_keys = _keys(after="bias_initializer", add=("unit_forget_bias",)) + (
+        "implementation",)
 
     def __init__(self, units, unit_forget_bias=True, implementation=1, **kwargs):
         super().__init__(units, **kwargs)
@@ -186,6 +205,7 @@ class GRUCell(_Cell):
     """Gates z, r, h: h = z * h + (1 - z) * activation(x W_h + (r * h) U_h + b_h)
     (reset_after=False), or activation(x W_h + b_h + r * (h U_h + b'_h)) (reset_after=True)."""
     _gates = 3
+    _config_keys = _keys() + ("implementation", "reset_after")
 
     def __init__(self, units, implementation=1, reset_after=False, **kwargs):
         super().__init__(units, **kwargs)
@@ -231,7 +251,7 @@ class RNN(Layer):
         self.return_sequences = return_sequences
         self.return_state = return_state
         self.go_backwards = go_backwards
-        self.stateful, self.unroll = stateful, unroll
+        self.stateful, self.unroll, self.time_major = stateful, unroll, time_major
         self.supports_masking = True
         self.input_spec = InputSpec(ndim=3)
 
@@ -320,9 +340,18 @@ class RNN(Layer):
             return array_ops.stack(outputs, axis=1)
         return outputs[-1]
 
+    _config_keys = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
+                    "time_major")
+
     def get_config(self):
-        return {**Layer.get_config(self), "units": self.cell.units,
-                "return_sequences": self.return_sequences, "go_backwards": self.go_backwards}
+        return {**super().get_config(), "cell": serialize_keras_object(self.cell)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .serialization import deserialize
+        config = dict(config)
+        cell = deserialize(config.pop("cell"), custom_objects=custom_objects)
+        return cls(cell, **config)
 
 
 def _layer_and_cell_args(kwargs):
@@ -352,6 +381,24 @@ class _KerasRNN(RNN):
                                 trainable=layer_args.get("trainable", True),
                                 name=self._cell_name, **cell_args)
         super().__init__(cell, **layer_args)
+
+    # get_config: the RNN's keys, then the cell's (with the layer's activity_regularizer)
+    @classmethod
+    def _cell_keys(cls):
+        keys = list(cls._cell_class._config_keys)
+        keys.insert(keys.index("bias_regularizer") + 1, "activity_regularizer")
+        return keys
+
+    @property
+    def _config_keys(self):
+        return RNN._config_keys + tuple(self._cell_keys())
+
+    def _config_value(self, key):
+        owner = self if key in RNN._config_keys or key == "activity_regularizer" else self.cell
+        return getattr(owner, key)
+
+    get_config = Layer.get_config
+    from_config = classmethod(Layer.from_config.__func__)
 
     def _copy_args(self):
         """The arguments this layer was made with (Bidirectional makes its backward twin)."""

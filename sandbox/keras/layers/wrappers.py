@@ -12,6 +12,7 @@ None (a list of two outputs), backward_layer= and initial states are not in the 
 from ...framework.tensor_shape import TensorShape
 from ...ops import array_ops, slicing_ops
 from ..engine.base_layer import Layer
+from ..serialization import serialize_keras_object
 from .recurrent import RNN
 
 __all__ = ["Bidirectional"]
@@ -94,4 +95,12 @@ class Bidirectional(Layer):
         return y * y_rev
 
     def get_config(self):
-        return {**Layer.get_config(self), "merge_mode": self.merge_mode}
+        return {**Layer.get_config(self), "layer": serialize_keras_object(self.layer),
+                "merge_mode": self.merge_mode}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .serialization import deserialize
+        config = dict(config)
+        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)

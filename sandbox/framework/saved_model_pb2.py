@@ -33,7 +33,8 @@ them as unknown fields when it parses a file that has them, and they are written
 
 The messages live in the package `sandbox.saved_model`, not `tensorflow`, so the sandbox and
 a real TensorFlow may share one Python process. (Only an Any's type_url names the package;
-none is written here.)
+none is written here.) The file sits in framework/, below the saved_model package that writes
+SavedModels, because tf.MetaGraphDef and tf.TensorInfo are top-level names (protos.py).
 """
 from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_factory
 from tensorboardX.proto import graph_pb2, tensor_pb2, tensor_shape_pb2, types_pb2, \
