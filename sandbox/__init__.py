@@ -94,9 +94,6 @@ from .ops.switch_case_ops import *                   # noqa: F401,F403  tf.switc
 from .ops.complex_ops import *                       # noqa: F401,F403  tf.complex, tf.real ...
 from .ops.fft_ops import *                           # noqa: F401,F403  tf.fft ...
 from .ops.quantize_ops import *                      # noqa: F401,F403  tf.quantize ...
-# tf.Summary, tf.GraphDef ...: looked up on first use, by protos' module __getattr__, so
-# that `import sandbox` does not load the protobuf library (framework/protos.py).
-from .framework.protos import __getattr__           # noqa: F401
 from .framework.type_spec import *                   # noqa: F401,F403  tf.TensorSpec ...
 from .ops.tensor_array_spec import TensorArraySpec  # noqa: F401
 from .data.optional_ops import OptionalSpec          # noqa: F401
@@ -107,20 +104,19 @@ from . import app
 from . import flags
 from . import version
 from . import layers
-from . import contrib
 from . import data
 from . import metrics
 from . import losses
-from . import estimator
 from . import feature_column
 from . import saved_model
-from . import keras
 from .platform import gfile
 from .platform import tf_logging as logging
 from .api import debugging, io, math, python_io, random, sparse
 from .api import strings  # noqa: F401  tf.strings
 from .api import image  # noqa: F401  tf.image
 from .api import spectral  # noqa: F401  tf.spectral
+from .api import (bitwise, config, distributions, graph_util, linalg, lookup,  # noqa: F401
+                  manip, nest, quantization, queue, sets, signal)
 from .api import test  # noqa: F401  tf.test
 from .api.math import (acos, acosh, asin, asinh, atan, atan2, atanh,  # noqa: F401
                        confusion_matrix, cosh, cumprod, erfc, log_sigmoid, segment_sum, sinh,
@@ -132,4 +128,7 @@ from .api.io import decode_raw, matching_files, read_file, write_file  # noqa: F
 from .platform.tf_logging import get_logger  # noqa: F401
 from .framework.v2_compat import *                   # noqa: F401,F403  disable_v2_behavior ...
 from . import compat                                 # tf.compat.v1 is the sandbox itself
+# tf.contrib, tf.keras, tf.estimator and the protobufs (tf.Summary ...) load on first use,
+# as TF's LazyLoader does: lazy_loader.py
+from .lazy_loader import __getattr__                 # noqa: F401
 from .version import *                               # noqa: F401,F403  tf.VERSION ...

@@ -47,7 +47,8 @@ SANDBOX_PLACES = {
     "sandbox.platform": "framework",     # tf.gfile, tf.logging: TF's python/platform/
     "sandbox.ops": "ops",
     "sandbox.layers": "ops",             # tf.layers: functions that make ops and variables
-    "sandbox.contrib": "ops",            # tf.contrib.layers, the same
+    "sandbox.contrib": "train",          # tf.contrib: layers (ops), and slim/opt/training that
+                                         # train models with the optimizers and hooks
     "sandbox.data": "ops",               # tf.data: datasets and iterators are ops
     "sandbox.metrics": "ops",            # tf.metrics: ops and local variables
     "sandbox.losses": "ops",             # tf.losses: ops and the LOSSES collection

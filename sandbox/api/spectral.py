@@ -6,11 +6,12 @@ sandbox/ops/fft_ops.py:
     back = tf.spectral.irfft(spectrum, [n])
 
 The complex transforms are the same functions as the top-level names (tf.spectral.fft is
-tf.fft). Not here (TF 1.15 has them): dct and idct.
+tf.fft). dct and idct are sandbox/ops/dct_ops.py's, the same as tf.signal.dct / idct.
 """
 from ..ops.fft_ops import (  # noqa: F401
     fft, fft2d, fft3d, ifft, ifft2d, ifft3d, irfft, irfft2d, irfft3d, rfft, rfft2d, rfft3d,
 )
+from ..ops.dct_ops import dct, idct  # noqa: F401
 
-__all__ = ["fft", "fft2d", "fft3d", "ifft", "ifft2d", "ifft3d", "irfft", "irfft2d", "irfft3d",
-           "rfft", "rfft2d", "rfft3d"]
+__all__ = ["dct", "fft", "fft2d", "fft3d", "idct", "ifft", "ifft2d", "ifft3d", "irfft",
+           "irfft2d", "irfft3d", "rfft", "rfft2d", "rfft3d"]

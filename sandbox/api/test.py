@@ -22,7 +22,6 @@ import re as _re
 import sys as _sys
 import time as _time
 import unittest as _unittest
-from unittest import mock  # noqa: F401  tf.test.mock, as TF 1.15 has it
 
 from ..client.gradient_checker import compute_gradient, compute_gradient_error
 from ..client.test_util import TensorFlowTestCase as TestCase
@@ -150,3 +149,12 @@ def _run_benchmarks(regex):
             if pattern.search("%s.%s" % (cls.__name__, attr)):
                 getattr(cls(), attr)()
     return None
+
+
+def __getattr__(name):
+    # tf.test.mock (unittest.mock, as TF 1.15 has it): loaded on first use, as it costs
+    # `import sandbox` 50 ms
+    if name == "mock":
+        from unittest import mock
+        return mock
+    raise AttributeError(f"module 'sandbox.test' has no attribute {name!r}")

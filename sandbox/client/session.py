@@ -28,7 +28,8 @@ from ..framework.graph import Graph, get_default_graph
 from ..framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from ..framework.operation import Operation
 from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
-from ..framework.tensor import Tensor
+from ..framework.dtypes import string
+from ..framework.tensor import Tensor, _as_bytes_array
 from .config import ConfigProto
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
@@ -208,6 +209,8 @@ class BaseSession:
                 raise TypeError(f"Cannot feed value {_short(value)} of type "
                                 f"{type(value).__name__} to Tensor {tensor.name!r} of dtype "
                                 f"{dtype.name}: {e}") from None
+            if dtype == string and array.dtype == object:
+                array = _as_bytes_array(array)    # TF's strings are bytes: 'hi' -> b'hi'
             if dtype.is_integer and isinstance(value, float) and array != value:
                 raise TypeError(f"Type of feed value {value} with type {type(value)} is not "
                                 f"compatible with Tensor type {dtype!r}.")

@@ -197,7 +197,7 @@ def _numpy_value_of(value, dtype=None):
         np_dtype = _dtypes.as_dtype(dtype).as_numpy_dtype
         arr = _as_array(value)
         if np_dtype is np.object_:
-            return _as_bytes_array(arr)
+            return _as_bytes_array(arr, check=True)
         if arr.dtype.kind in "fc" and np.dtype(np_dtype).kind in "iub" and arr.size and \
                 not np.all(np.equal(np.mod(arr, 1), 0)):
             raise TypeError(f"Expected {_dtypes.as_dtype(dtype).name}, got {value!r} of type "
@@ -223,9 +223,16 @@ def _as_array(value):
     return arr
 
 
-def _as_bytes_array(arr):
-    """Strings are bytes in TensorFlow: 'hi' becomes b'hi' (UTF-8)."""
+def _as_bytes_array(arr, check=False):
+    """Strings are bytes in TensorFlow: 'hi' becomes b'hi' (UTF-8). `check`: anything else in
+    a value asked to be tf.string is a TypeError, as TF's."""
     out = np.empty(arr.shape, dtype=object)
     for index, item in np.ndenumerate(arr):
-        out[index] = item.encode() if isinstance(item, str) else item
+        if isinstance(item, str):
+            item = item.encode()
+        elif check and not isinstance(item, bytes):
+            item = item.item() if isinstance(item, np.generic) else item
+            raise TypeError(f"Expected string, but got {item!r} of type "
+                            f"'{type(item).__name__}'.")
+        out[index] = item
     return out

@@ -227,6 +227,11 @@ class Add(_BinaryOp):
         return [_unbroadcast(grad, x, y), _unbroadcast(grad, y, x)]
 
 
+class AddV2(Add):
+    """Add under its TF 2 name: tf.add builds AddV2 in TensorFlow 2, so a graph TF 2.15 froze
+    or exported holds it; the sandbox's own graphs use Add (TF 1.15's)."""
+
+
 class Sub(_BinaryOp):
     """z = x - y (broadcasting)."""
     kernel = _broadcasting(np.subtract)

@@ -297,6 +297,9 @@ class _VariableStore:
 
 def _get_default_variable_store():
     graph = get_default_graph()
+    while getattr(graph, "outer", None) is not None:
+        graph = graph.outer     # a loop's or cond's body (ops/func_graph.py) finds the
+                                # variables of the graph around it, as TF's FuncGraph does
     store = graph.get_collection(_VARSTORE_KEY)
     if store:
         return store[0]

@@ -286,11 +286,30 @@ class Variable:
 
 
 def _variable_to_tensor(v, dtype=None, name=None, as_ref=False):
-    tensor = v._ref() if as_ref else v.value()
+    if as_ref:
+        tensor = v._ref()
+    elif _waits_for_control_inputs(v):
+        tensor = v.read_value()         # read after them, as TF's aliased reads see it
+    else:
+        tensor = v.value()
     if dtype is not None and not dtype.is_compatible_with(tensor.dtype):
         raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for "
                          f"variable of type {tensor.dtype.name} ({v.name}).")
     return tensor
+
+
+def _waits_for_control_inputs(v):
+    """Whether an op made here must wait for control inputs (`with tf.control_dependencies`).
+
+    In TF 1.15 `v + 0` reads `v/read`, whose output shares the variable's memory: an op made
+    under control_dependencies([tf.assign_add(v, 1)]) runs after the update and so sees it --
+    the pattern `with tf.control_dependencies([train_op]): ema.apply(...)` counts on it. The
+    sandbox's reads copy the value when they run, so there a read made for such an op is a new
+    one, made in the scope, that waits too (what TF 2's resource variables do)."""
+    graph = v._variable.graph
+    return graph is get_default_graph() and bool(
+        graph._control_dependencies_stack and
+        graph._control_dependencies_for_inputs([v._variable.op]))
 
 
 register_tensor_conversion_function(Variable, _variable_to_tensor)
@@ -298,7 +317,7 @@ register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 def _overload(operator):
     def _run_op(a, *args, **kwargs):
-        return getattr(Tensor, operator)(a.value(), *args, **kwargs)
+        return getattr(Tensor, operator)(_variable_to_tensor(a), *args, **kwargs)
     _run_op.__name__ = operator
     setattr(Variable, operator, _run_op)
 

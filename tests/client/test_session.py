@@ -67,6 +67,9 @@ def test_feeds_check_shape_and_dtype(graph):
         # feeding by name and feeding a non-placeholder tensor
         assert sess.run(y, {"x:0": [[1, 0]]}).tolist() == [[1.0]]
         assert sess.run(y, {w: [[10.0], [0.0]], x: [[1, 1]]}).tolist() == [[10.0]]
+        # strings fed as str travel as TF's bytes (UTF-8), as TensorFlow converts them
+        s = tf.placeholder(tf.string, [None])
+        assert sess.run(s, {s: ["hi", b"x", "h\u00e9"]}).tolist() == [b"hi", b"x", b"h\xc3\xa9"]
 
 
 def test_unfed_placeholder_error_names_it(graph):

@@ -398,3 +398,20 @@ def test_shared_layer_uses_one_variable_in_both_branches():
     np.testing.assert_array_equal(va, [1.0, 2.0])
     np.testing.assert_array_equal(vb, [3.0, 6.0])
     assert len(tf.trainable_variables()) == 1
+
+
+def test_a_loop_body_reuses_a_variable_of_the_graph_around_it():
+    # TF 1.15: get_variable(reuse=True) inside a tf.while_loop body finds the outer variable
+    # (the seq2seq decoders count on it); a new one still cannot be born there
+    v = tf.get_variable("v", [], initializer=tf.ones_initializer())
+
+    def body(i, x):
+        with tf.variable_scope("", reuse=True):
+            w = tf.get_variable("v", [])
+        assert w is v
+        return i + 1, x + w
+
+    out = tf.while_loop(lambda i, x: i < 3, body, [0, 0.0])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(out)[1] == 3.0

@@ -138,3 +138,27 @@ def test_an_op_that_takes_a_variable_by_reference_is_colocated_with_it():
                if op.type == "ApplyGradientDescent"]
     assert [op.device for op in applies] == ["/job:ps/task:0"] and update is not None
     assert read.op.device == "/job:worker/task:0"
+
+
+def test_a_read_made_under_control_dependencies_sees_their_updates():
+    # TF 1.15: `v + 0` under control_dependencies([update]) runs after the update and reads
+    # the variable's memory then (TF 2.15.1 with ref variables prints 2.0 and [[0.9375] ...]),
+    # which the pattern `with tf.control_dependencies([train_op]): ema.apply(...)` counts on
+    v = tf.Variable(1.0, name="v")
+    inc = tf.assign_add(v, 1.0)
+    with tf.control_dependencies([inc]):
+        after = v + 0
+    before = v + 0                                   # outside: the plain read, v/read
+    assert before.op.inputs[0].name == "v/read:0"
+    w = tf.Variable([[0.5], [-1.0]], name="w")
+    loss = tf.reduce_sum(tf.square(tf.matmul(tf.constant([[1.0, 2.0]]), w) - 1.0))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    ema = tf.train.ExponentialMovingAverage(0.5)
+    with tf.control_dependencies([train]):
+        apply = ema.apply([w])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(after) == 2.0
+        for _ in range(3):
+            sess.run(apply)
+        np.testing.assert_allclose(sess.run(ema.average(w)), [[0.9375], [-0.125]])

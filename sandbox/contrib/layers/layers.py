@@ -33,6 +33,7 @@ from ...layers import convolutional as convolutional_layers
 from ...layers import core as core_layers
 from ...layers import normalization as normalization_layers
 from ...layers import pooling as pooling_layers
+from ..framework.arg_scope import add_arg_scope
 from .initializers import xavier_initializer
 
 __all__ = ["fully_connected", "conv2d", "convolution2d", "max_pool2d", "avg_pool2d", "dropout",
@@ -47,6 +48,7 @@ def _model_variable_getter(rename):
         parts[-1] = rename.get(parts[-1], parts[-1])
         collections = list(kwargs.pop("collections", None) or [])
         collections += [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
+        collections = list(dict.fromkeys(collections))       # each once, in order
         return getter("/".join(parts), *args, collections=collections, **kwargs)
     return layer_variable_getter
 
@@ -79,6 +81,25 @@ def collect_named_outputs(collections, alias, outputs):
     return outputs
 
 
+def apply_layer(layer, inputs, sc, normalizer_fn, normalizer_params, activation_fn,
+                variables_collections, outputs_collections):
+    """The common tail of the contrib layers built on a tf.layers layer: apply it, file its
+    weights (kernel, depthwise_kernel, pointwise_kernel) and biases in variables_collections,
+    then normalize (with no biases then), activate and collect the output."""
+    outputs = layer.apply(inputs)
+    for attr in ("kernel", "depthwise_kernel", "pointwise_kernel"):
+        if getattr(layer, attr, None) is not None:
+            _add_variable_to_collections(getattr(layer, attr), variables_collections, "weights")
+    if getattr(layer, "bias", None) is not None:
+        _add_variable_to_collections(layer.bias, variables_collections, "biases")
+    if normalizer_fn is not None:
+        outputs = normalizer_fn(outputs, **(normalizer_params or {}))
+    if activation_fn is not None:
+        outputs = activation_fn(outputs)
+    return collect_named_outputs(outputs_collections, sc.name, outputs)
+
+
+@add_arg_scope
 def fully_connected(inputs, num_outputs, activation_fn=nn_ops.relu, normalizer_fn=None,
                     normalizer_params=None, weights_initializer=xavier_initializer(),
                     weights_regularizer=None,
@@ -102,17 +123,11 @@ def fully_connected(inputs, num_outputs, activation_fn=nn_ops.relu, normalizer_f
             kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
             activity_regularizer=None, trainable=trainable, name=sc.name,
             dtype=inputs.dtype.base_dtype, _scope=sc, _reuse=reuse)
-        outputs = layer.apply(inputs)
-        _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-        if layer.bias is not None:
-            _add_variable_to_collections(layer.bias, variables_collections, "biases")
-        if normalizer_fn is not None:
-            outputs = normalizer_fn(outputs, **(normalizer_params or {}))
-        if activation_fn is not None:
-            outputs = activation_fn(outputs)
-        return collect_named_outputs(outputs_collections, sc.name, outputs)
+        return apply_layer(layer, inputs, sc, normalizer_fn, normalizer_params, activation_fn,
+                           variables_collections, outputs_collections)
 
 
+@add_arg_scope
 def flatten(inputs, outputs_collections=None, scope=None):
     """Flattens `inputs` to [batch_size, k], in name scope 'Flatten'."""
     with name_scope(scope, "Flatten", [inputs]) as sc:
@@ -121,6 +136,7 @@ def flatten(inputs, outputs_collections=None, scope=None):
         return collect_named_outputs(outputs_collections, sc, outputs)
 
 
+@add_arg_scope
 def convolution2d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", data_format=None,
                   rate=1, activation_fn=nn_ops.relu, normalizer_fn=None, normalizer_params=None,
                   weights_initializer=xavier_initializer(), weights_regularizer=None,
@@ -146,15 +162,8 @@ def convolution2d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", da
             kernel_regularizer=weights_regularizer, bias_regularizer=biases_regularizer,
             trainable=trainable, name=sc.name, dtype=inputs.dtype.base_dtype, _scope=sc,
             _reuse=reuse)
-        outputs = layer.apply(inputs)
-        _add_variable_to_collections(layer.kernel, variables_collections, "weights")
-        if layer.use_bias:
-            _add_variable_to_collections(layer.bias, variables_collections, "biases")
-        if normalizer_fn is not None:
-            outputs = normalizer_fn(outputs, **(normalizer_params or {}))
-        if activation_fn is not None:
-            outputs = activation_fn(outputs)
-        return collect_named_outputs(outputs_collections, sc.name, outputs)
+        return apply_layer(layer, inputs, sc, normalizer_fn, normalizer_params, activation_fn,
+                           variables_collections, outputs_collections)
 
 
 conv2d = convolution2d
@@ -173,6 +182,7 @@ def _pool2d(layer_class, default_scope, inputs, kernel_size, stride, padding, da
         return collect_named_outputs(outputs_collections, sc, outputs)
 
 
+@add_arg_scope
 def max_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC",
                outputs_collections=None, scope=None):
     """The maximum of each kernel_size window, moved by `stride` (scope 'MaxPool2D')."""
@@ -180,6 +190,7 @@ def max_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC
                    padding, data_format, outputs_collections, scope)
 
 
+@add_arg_scope
 def avg_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC",
                outputs_collections=None, scope=None):
     """The mean of each kernel_size window, moved by `stride` (scope 'AvgPool2D')."""
@@ -187,6 +198,7 @@ def avg_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC
                    padding, data_format, outputs_collections, scope)
 
 
+@add_arg_scope
 def dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True, outputs_collections=None,
             scope=None, seed=None):
     """Keeps each entry with probability keep_prob (scaled by 1 / keep_prob) when is_training
@@ -205,6 +217,7 @@ class _ContribBatchNorm(normalization_layers.BatchNormalization):
     _beta_first_ranks = (2,)
 
 
+@add_arg_scope
 def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, activation_fn=None,
                param_initializers=None, param_regularizers=None,
                updates_collections=GraphKeys.UPDATE_OPS, is_training=True, reuse=None,
