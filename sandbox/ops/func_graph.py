@@ -192,10 +192,10 @@ class FuncGraph(Graph):
             inner.append(t)
         if op_type == "VariableV2" and not getattr(self, "_copying", False):
             raise ValueError(
-                f"Variable {name!r} is created inside the function of a tf.cond / "
-                f"tf.while_loop ({self.name}). The sandbox runs such a function as the body "
-                "of one op, where a variable cannot be born: create the variable before the "
-                "tf.cond / tf.while_loop and use it inside.")
+                f"Variable {(name or '').rstrip('/')!r} is created inside the function of a "
+                f"tf.cond / tf.while_loop ({self.name}). The sandbox runs such a function as "
+                "the body of one op, where a variable cannot be born: create the variable "
+                "before the tf.cond / tf.while_loop and use it inside.")
         return Graph.create_op(self, op_type, inner, dtypes, input_types, name, attrs, op_def,
                                compute_shapes, compute_device=False)
 

@@ -415,3 +415,10 @@ def test_a_loop_body_reuses_a_variable_of_the_graph_around_it():
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert sess.run(out)[1] == 3.0
+
+    def fresh(i, x):
+        return i + 1, x + tf.get_variable("fresh", [])
+
+    with pytest.raises(ValueError, match="^Variable 'fresh' is created inside the function of "
+                                         "a tf.cond / tf.while_loop"):
+        tf.while_loop(lambda i, x: i < 3, fresh, [0, 0.0])

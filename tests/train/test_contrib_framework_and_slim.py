@@ -145,6 +145,7 @@ def test_create_train_op_clips_each_gradient_like_tf():
 
 
 def test_slim_losses_take_the_model_output_first_as_tf_contrib_losses():
+    assert tf.contrib.losses is slim.losses          # TF 1.15's slim exports contrib's
     logits = tf.constant([[2.0, -1.0, 0.5], [0.1, 0.2, 3.0]])
     onehot = tf.constant([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     xent = slim.losses.softmax_cross_entropy(logits, onehot, weights=[1.0, 0.0])
