@@ -28,6 +28,9 @@ from .engine.sequential import Sequential
 from .engine.training import Model
 from .saving.saving_utils import KERAS_VERSION as __version__
 
+# deserialize finds layers and models by class name ('Functional': TF 2's name of Model)
+layers.serialization.register(layers, Sequential=Sequential, Model=Model, Functional=Model)
+
 __all__ = ["Sequential", "Model", "Input", "activations", "backend", "callbacks", "datasets",
            "initializers", "layers", "losses", "metrics", "models", "optimizers", "regularizers",
            "utils"]

@@ -19,18 +19,20 @@ def serialize(layer):
     return serialize_keras_object(layer)
 
 
-def _layer_classes():
-    from .. import layers
-    from ..engine.sequential import Sequential
-    from ..engine.training import Model
-    found = {name: value for name, value in vars(layers).items()
-             if inspect.isclass(value) and hasattr(value, "get_config")}
-    found.update(Sequential=Sequential, Model=Model, Functional=Model)   # TF 2's name
-    return found
+_LAYER_CLASSES = {}     # class name -> class: keras.layers' classes and the models
+
+
+def register(layers_module, **models):
+    """Makes the classes of `layers_module` (keras.layers) and `models` (Sequential, Model ...)
+    known to deserialize by name. sandbox/keras/__init__.py calls it once everything is
+    loaded, so that this module need not import the layers and models it rebuilds."""
+    _LAYER_CLASSES.update({name: value for name, value in vars(layers_module).items()
+                           if inspect.isclass(value) and hasattr(value, "get_config")})
+    _LAYER_CLASSES.update(models)
 
 
 def deserialize(config, custom_objects=None):
     """The layer (or model) of {'class_name', 'config'}."""
-    return deserialize_keras_object(config, module_objects=_layer_classes(),
+    return deserialize_keras_object(config, module_objects=dict(_LAYER_CLASSES),
                                     custom_objects=custom_objects,
                                     printable_module_name="layer")
