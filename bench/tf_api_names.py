@@ -21,6 +21,14 @@ The script imports nothing of the sandbox and runs under Python 3.7 (TF 1.15's).
 import inspect
 import sys
 
+# tf.keras, one family a namespace ('' is tf.keras itself: Model, Sequential, Input)
+KERAS_FAMILIES = ["", "layers", "activations", "backend", "callbacks", "constraints",
+                  "initializers", "losses", "metrics", "models", "optimizers", "regularizers",
+                  "utils", "preprocessing.image", "preprocessing.sequence", "preprocessing.text",
+                  "datasets.boston_housing", "datasets.cifar10", "datasets.cifar100",
+                  "datasets.fashion_mnist", "datasets.imdb", "datasets.mnist", "datasets.reuters",
+                  "wrappers.scikit_learn"]
+
 # (family, its path under tf, the names to keep -- None for all public names)
 FAMILIES = [
     ("top-level", "", None),
@@ -43,7 +51,8 @@ FAMILIES = [
     ("train", "train", None),
     ("contrib.layers", "contrib.layers", ["flatten", "fully_connected", "xavier_initializer",
                                           "l2_regularizer", "variance_scaling_initializer"]),
-]
+] + [(f"keras{'.' if path else ''}{path}", f"keras{'.' if path else ''}{path}", None)
+     for path in KERAS_FAMILIES]
 
 
 def resolve(root, dotted):

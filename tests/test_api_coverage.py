@@ -4,7 +4,8 @@ tests/data/tf115_api_names.txt lists TF 1.15's `tensorflow.compat.v1` names in i
 families (written by bench/tf_api_names.py under TF 1.15: the top level, tf.layers, tf.data,
 tf.metrics, tf.losses, the main names of tf.estimator, tf.gfile, tf.io.gfile, tf.logging,
 tf.math, tf.random, tf.io, tf.debugging, tf.nn, tf.nn.rnn_cell, tf.train and five functions of
-tf.contrib.layers). This file looks each name up on `import sandbox as tf` and
+tf.contrib.layers), then tf.keras's namespaces (from TF's v1 API golden files: see the list's
+header). This file looks each name up on `import sandbox as tf` and
 
   * writes the coverage table -- per family, names the sandbox has / names TF has, and the
     names still missing -- to tests/data/api_coverage.md (rewritten by the test whenever it
@@ -82,7 +83,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 09:20 UTC
+# pinned 2026-11-28 13:12 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
     ConditionalAccumulator ConditionalAccumulatorBase ConfigProto DType DeviceSpec Dimension
@@ -286,6 +287,96 @@ train: AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer Bytes
     summary_iterator update_checkpoint_state warm_start write_graph
 contrib.layers: flatten fully_connected xavier_initializer l2_regularizer
     variance_scaling_initializer
+keras: Input Model Sequential
+keras.layers: AbstractRNNCell Activation ActivityRegularization Add AdditiveAttention
+    AlphaDropout Attention Average AveragePooling1D AveragePooling2D AveragePooling3D AvgPool1D
+    AvgPool2D AvgPool3D BatchNormalization Bidirectional Concatenate Conv1D Conv2D
+    Conv2DTranspose Conv3D Conv3DTranspose ConvLSTM2D Convolution1D Convolution2D
+    Convolution2DTranspose Convolution3D Convolution3DTranspose Cropping1D Cropping2D Cropping3D
+    CuDNNGRU CuDNNLSTM Dense DenseFeatures DepthwiseConv2D Dot Dropout ELU Embedding Flatten GRU
+    GRUCell GaussianDropout GaussianNoise GlobalAveragePooling1D GlobalAveragePooling2D
+    GlobalAveragePooling3D GlobalAvgPool1D GlobalAvgPool2D GlobalAvgPool3D GlobalMaxPool1D
+    GlobalMaxPool2D GlobalMaxPool3D GlobalMaxPooling1D GlobalMaxPooling2D GlobalMaxPooling3D
+    Input InputLayer InputSpec LSTM LSTMCell Lambda Layer LayerNormalization LeakyReLU
+    LocallyConnected1D LocallyConnected2D Masking MaxPool1D MaxPool2D MaxPool3D MaxPooling1D
+    MaxPooling2D MaxPooling3D Maximum Minimum Multiply PReLU Permute RNN ReLU RepeatVector
+    Reshape SeparableConv1D SeparableConv2D SeparableConvolution1D SeparableConvolution2D
+    SimpleRNN SimpleRNNCell Softmax SpatialDropout1D SpatialDropout2D SpatialDropout3D
+    StackedRNNCells Subtract ThresholdedReLU TimeDistributed UpSampling1D UpSampling2D
+    UpSampling3D Wrapper ZeroPadding1D ZeroPadding2D ZeroPadding3D add average concatenate
+    deserialize dot maximum minimum multiply serialize subtract
+keras.activations: deserialize elu exponential get hard_sigmoid linear relu selu serialize
+    sigmoid softmax softplus softsign tanh
+keras.backend: abs all any arange argmax argmin backend batch_dot batch_flatten batch_get_value
+    batch_normalization batch_set_value bias_add binary_crossentropy cast cast_to_floatx
+    categorical_crossentropy clear_session clip concatenate constant conv1d conv2d
+    conv2d_transpose conv3d cos count_params ctc_batch_cost ctc_decode ctc_label_dense_to_sparse
+    dot dropout dtype elu epsilon equal eval exp expand_dims eye flatten floatx foldl foldr
+    function gather get_session get_uid get_value gradients greater greater_equal hard_sigmoid
+    image_data_format in_test_phase in_top_k in_train_phase int_shape is_sparse l2_normalize
+    learning_phase less less_equal log manual_variable_initialization map_fn max maximum mean
+    min minimum moving_average_update name_scope ndim normalize_batch_in_training not_equal
+    one_hot ones ones_like permute_dimensions placeholder pool2d pool3d pow print_tensor prod
+    random_binomial random_normal random_normal_variable random_uniform random_uniform_variable
+    relu repeat repeat_elements reset_uids reshape resize_images resize_volumes reverse rnn
+    round separable_conv2d set_epsilon set_floatx set_image_data_format set_learning_phase
+    set_session set_value shape sigmoid sign sin softmax softplus softsign
+    sparse_categorical_crossentropy spatial_2d_padding spatial_3d_padding sqrt square squeeze
+    stack std stop_gradient sum switch tanh temporal_padding to_dense transpose truncated_normal
+    update update_add update_sub var variable zeros zeros_like
+keras.callbacks: BaseLogger CSVLogger Callback EarlyStopping History LambdaCallback
+    LearningRateScheduler ModelCheckpoint ProgbarLogger ReduceLROnPlateau RemoteMonitor
+    TensorBoard TerminateOnNaN
+keras.constraints: Constraint MaxNorm MinMaxNorm NonNeg UnitNorm deserialize get max_norm
+    min_max_norm non_neg serialize unit_norm
+keras.initializers: Constant Identity Initializer Ones Orthogonal RandomNormal RandomUniform
+    TruncatedNormal VarianceScaling Zeros constant deserialize get glorot_normal glorot_uniform
+    he_normal he_uniform identity lecun_normal lecun_uniform normal ones orthogonal
+    random_normal random_uniform serialize truncated_normal uniform zeros
+keras.losses: BinaryCrossentropy CategoricalCrossentropy CategoricalHinge CosineSimilarity Hinge
+    Huber KLD KLDivergence LogCosh Loss MAE MAPE MSE MSLE MeanAbsoluteError
+    MeanAbsolutePercentageError MeanSquaredError MeanSquaredLogarithmicError Poisson
+    SparseCategoricalCrossentropy SquaredHinge binary_crossentropy categorical_crossentropy
+    categorical_hinge cosine cosine_proximity cosine_similarity deserialize get hinge kld
+    kullback_leibler_divergence logcosh mae mape mean_absolute_error
+    mean_absolute_percentage_error mean_squared_error mean_squared_logarithmic_error mse msle
+    poisson serialize sparse_categorical_crossentropy squared_hinge
+keras.metrics: AUC Accuracy BinaryAccuracy BinaryCrossentropy CategoricalAccuracy
+    CategoricalCrossentropy CategoricalHinge CosineSimilarity FalseNegatives FalsePositives
+    Hinge KLD KLDivergence LogCoshError MAE MAPE MSE MSLE Mean MeanAbsoluteError
+    MeanAbsolutePercentageError MeanIoU MeanRelativeError MeanSquaredError
+    MeanSquaredLogarithmicError MeanTensor Metric Poisson Precision PrecisionAtRecall Recall
+    RootMeanSquaredError SensitivityAtSpecificity SparseCategoricalAccuracy
+    SparseCategoricalCrossentropy SparseTopKCategoricalAccuracy SpecificityAtSensitivity
+    SquaredHinge Sum TopKCategoricalAccuracy TrueNegatives TruePositives binary_accuracy
+    binary_crossentropy categorical_accuracy categorical_crossentropy cosine cosine_proximity
+    deserialize get hinge kl_divergence kld kullback_leibler_divergence mae mape
+    mean_absolute_error mean_absolute_percentage_error mean_squared_error
+    mean_squared_logarithmic_error mse msle poisson serialize sparse_categorical_accuracy
+    sparse_categorical_crossentropy sparse_top_k_categorical_accuracy squared_hinge
+    top_k_categorical_accuracy
+keras.models: Model Sequential clone_model load_model model_from_config model_from_json
+    save_model
+keras.optimizers: Adadelta Adagrad Adam Adamax Ftrl Nadam Optimizer RMSprop SGD deserialize get
+    serialize
+keras.regularizers: L1L2 Regularizer deserialize get l1 l1_l2 l2 serialize
+keras.utils: CustomObjectScope HDF5Matrix Progbar Sequence custom_object_scope
+    deserialize_keras_object get_custom_objects get_file get_source_inputs normalize plot_model
+    serialize_keras_object to_categorical
+keras.preprocessing.image: ImageDataGenerator Iterator NumpyArrayIterator apply_affine_transform
+    apply_brightness_shift apply_channel_shift array_to_img img_to_array load_img
+    random_brightness random_channel_shift random_rotation random_shear random_shift random_zoom
+    save_img
+keras.preprocessing.sequence: TimeseriesGenerator make_sampling_table pad_sequences skipgrams
+keras.preprocessing.text: Tokenizer hashing_trick one_hot text_to_word_sequence
+    tokenizer_from_json
+keras.datasets.boston_housing: load_data
+keras.datasets.cifar10: load_data
+keras.datasets.cifar100: load_data
+keras.datasets.fashion_mnist: load_data
+keras.datasets.imdb: get_word_index load_data
+keras.datasets.mnist: load_data
+keras.datasets.reuters: get_word_index load_data
 """
 
 
@@ -322,20 +413,22 @@ def pin_text(cov, width=96):
 
 
 def test_the_list_is_tf_115s_and_has_every_family():
+    from bench.tf_api_names import KERAS_FAMILIES
     rows = read_names()
     families = [f for f, _ in rows]
     assert NAMES_FILE.read_text().startswith("# TensorFlow 1.15")
     assert list(dict.fromkeys(families)) == [
         "top-level", "layers", "data", "metrics", "losses", "estimator", "gfile", "io.gfile",
         "logging", "math", "random", "io", "debugging", "nn", "nn.rnn_cell", "train",
-        "contrib.layers"]
+        "contrib.layers"] + [f"keras.{path}".rstrip(".") for path in KERAS_FAMILIES]
     from bench.tf_api_names import FAMILIES              # the script that wrote the list
     assert list(dict.fromkeys(families)) == [family for family, _, _ in FAMILIES]
     names = {n for _, n in rows}
     # names every TF-1 tutorial uses, and private names never listed
     assert {"cond", "layers.dense", "train.AdamOptimizer", "data.Dataset",
             "nn.rnn_cell.BasicLSTMCell", "estimator.inputs.numpy_input_fn",
-            "contrib.layers.flatten", "io.gfile.exists"} <= names
+            "contrib.layers.flatten", "io.gfile.exists", "keras.layers.Dense",
+            "keras.callbacks.EarlyStopping", "keras.preprocessing.sequence.pad_sequences"} <= names
     assert not [n for n in names if any(p.startswith("_") for p in n.split("."))]
     assert len(names) == len(rows)                            # no name twice
 

@@ -4,50 +4,25 @@ Functions of a tensor: relu, softmax, sigmoid ... `get('relu')` turns the name a
 given into the function ('linear' and None into the identity); a saved config holds the name
 (serialize), and deserialize looks it up again (in custom_objects first).
 """
-from ..ops import basic_math_ops, clip_ops, nn_ops
+from ..ops import basic_math_ops, nn_ops
+from . import backend as K
+from .backend import sigmoid, softmax, softplus, softsign, tanh   # the same functions as K's
 
 __all__ = ["relu", "elu", "selu", "softmax", "softplus", "softsign", "sigmoid", "tanh",
            "hard_sigmoid", "exponential", "linear", "get", "serialize", "deserialize"]
 
 
-def softmax(x, axis=-1):
-    return nn_ops.softmax(x, axis=axis)
-
-
 def relu(x, alpha=0.0, max_value=None, threshold=0):
-    if alpha == 0.0 and max_value is None and threshold == 0:
-        return nn_ops.relu(x)
-    if alpha == 0.0 and max_value == 6 and threshold == 0:
-        return nn_ops.relu6(x)
-    if threshold != 0 or max_value is not None:
-        raise NotImplementedError("relu with threshold or max_value other than 6")
-    return nn_ops.leaky_relu(x, alpha=alpha)
+    """max(x, 0); alpha: the slope below threshold; max_value: a ceiling (K.relu)."""
+    return K.relu(x, alpha=alpha, max_value=max_value, threshold=threshold)
 
 
 def elu(x, alpha=1.0):
-    if alpha != 1.0:
-        raise NotImplementedError("elu with alpha != 1")
-    return nn_ops.elu(x)
+    return K.elu(x, alpha)
 
 
 def selu(x):
     return nn_ops.selu(x)
-
-
-def softplus(x):
-    return nn_ops.softplus(x)
-
-
-def softsign(x):
-    return nn_ops.softsign(x)
-
-
-def sigmoid(x):
-    return basic_math_ops.sigmoid(x)
-
-
-def tanh(x):
-    return basic_math_ops.tanh(x)
 
 
 def exponential(x):
@@ -55,7 +30,7 @@ def exponential(x):
 
 
 def hard_sigmoid(x):
-    return clip_ops.clip_by_value(x * 0.2 + 0.5, 0.0, 1.0)
+    return K.hard_sigmoid(x)
 
 
 def linear(x):

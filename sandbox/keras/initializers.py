@@ -7,14 +7,17 @@ serialize / deserialize are what a saved model's config holds:
 {'class_name': 'GlorotUniform', 'config': {'seed': None, 'dtype': 'float32'}} (TF 1.15's
 v1 initializers keep their dtype in the config).
 """
-from ..ops import init_ops
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..ops import constant_op, init_ops
 from ..ops.random_extra_ops import Orthogonal
 from .serialization import deserialize_keras_object
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal",
-           "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "Orthogonal", "get",
-           "serialize", "deserialize"]
+           "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "Orthogonal", "Identity",
+           "identity", "get", "serialize", "deserialize"]
 
 Initializer = init_ops.Initializer
 Zeros = init_ops.Zeros
@@ -47,6 +50,26 @@ class TruncatedNormal(init_ops.TruncatedNormal):
                          **({} if dtype is None else {"dtype": dtype}))
 
 
+class Identity(init_ops.Initializer):
+    """gain times the identity matrix (2-D shapes only; a rectangle gets ones on its main
+    diagonal), as tf.initializers.identity."""
+
+    def __init__(self, gain=1.0, dtype=_dtypes.float32):
+        self.gain = gain
+        self.dtype = _dtypes.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        shape = tuple(shape)
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
+        dtype = _dtypes.as_dtype(dtype or self.dtype)
+        value = self.gain * np.eye(shape[0], shape[1])
+        return constant_op.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype)
+
+    def get_config(self):
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
 zeros = Zeros
 ones = Ones
 constant = Constant
@@ -56,6 +79,7 @@ truncated_normal = TruncatedNormal
 glorot_uniform = GlorotUniform
 glorot_normal = GlorotNormal
 orthogonal = Orthogonal
+identity = Identity
 
 _BY_NAME = {
     "zeros": Zeros, "zero": Zeros, "ones": Ones, "one": Ones, "constant": Constant,
@@ -65,13 +89,13 @@ _BY_NAME = {
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_normal": he_normal, "he_uniform": he_uniform,
     "lecun_normal": lecun_normal, "lecun_uniform": lecun_uniform,
-    "orthogonal": Orthogonal,
+    "orthogonal": Orthogonal, "identity": Identity,
 }
 
 
 _CLASSES = {cls.__name__: cls for cls in (Zeros, Ones, Constant, RandomUniform, RandomNormal,
                                          TruncatedNormal, VarianceScaling, GlorotUniform,
-                                         GlorotNormal, Orthogonal)}
+                                         GlorotNormal, Orthogonal, Identity)}
 
 
 def deserialize(config, custom_objects=None):

@@ -1,5 +1,6 @@
 """Keras objects as JSON-able dicts and back -- mirrors TensorFlow 1.15's
-python/keras/utils/generic_utils.py (serialize_keras_object, deserialize_keras_object).
+python/keras/utils/generic_utils.py (serialize_keras_object, deserialize_keras_object,
+and the custom objects: get_custom_objects, CustomObjectScope).
 
 A layer, an initializer, a regularizer or an optimizer is saved as its class name and the
 arguments that make it again:
@@ -19,7 +20,39 @@ import marshal
 import types
 
 __all__ = ["serialize_keras_object", "deserialize_keras_object", "accepted_arguments",
-           "func_dump", "func_load"]
+           "func_dump", "func_load", "get_custom_objects", "CustomObjectScope",
+           "custom_object_scope"]
+
+_GLOBAL_CUSTOM_OBJECTS = {}
+
+
+def get_custom_objects():
+    """The global dict of custom objects by name: get_custom_objects()['MyLayer'] = MyLayer
+    makes load_model find MyLayer without custom_objects=."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+class CustomObjectScope:
+    """`with CustomObjectScope({'MyLayer': MyLayer}):` -- the names are in
+    get_custom_objects() inside the block; the dict is restored when the block ends."""
+
+    def __init__(self, *args):
+        self.custom_objects = args
+        self.backup = None
+
+    def __enter__(self):
+        self.backup = _GLOBAL_CUSTOM_OBJECTS.copy()
+        for objects in self.custom_objects:
+            _GLOBAL_CUSTOM_OBJECTS.update(objects)
+        return self
+
+    def __exit__(self, *args, **kwargs):
+        _GLOBAL_CUSTOM_OBJECTS.clear()
+        _GLOBAL_CUSTOM_OBJECTS.update(self.backup)
+
+
+def custom_object_scope(*args):
+    return CustomObjectScope(*args)
 
 
 def serialize_keras_object(instance):
@@ -52,7 +85,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                              printable_module_name="object"):
     """The object that `identifier` ({'class_name', 'config'} or a name) describes."""
     module_objects = module_objects or {}
-    custom_objects = custom_objects or {}
+    # the names of get_custom_objects() (a CustomObjectScope's), then the caller's
+    custom_objects = {**_GLOBAL_CUSTOM_OBJECTS, **(custom_objects or {})}
     if isinstance(identifier, dict):
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format: {identifier}")

@@ -151,7 +151,7 @@ class _Pooling3D(_Pooling2D):
 
     def __init__(self, pool_size, strides, padding="valid", data_format="channels_last",
                  name=None, **kwargs):
-        Layer.__init__(self, name=name, **kwargs)
+        super(_Pooling2D, self).__init__(name=name, **kwargs)   # (past _Pooling2D's own)
         if strides is None:
             strides = pool_size
         self.pool_size = normalize_tuple(pool_size, 3, "pool_size")

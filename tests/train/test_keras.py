@@ -7,17 +7,12 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from tests.train.keras_fixture import fresh_keras  # noqa: F401 (the fixture)
 
 keras = tf.keras
 
 
-@pytest.fixture(autouse=True)
-def _fresh_keras():
-    keras.backend.clear_session()
-    tf.set_random_seed(0)
-    np.random.seed(0)
-    yield
-    keras.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras")
 
 
 def blobs(n=300, seed=0):

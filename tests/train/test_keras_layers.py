@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from tests.train.keras_fixture import fixed, fresh_keras, set_fixed_weights  # noqa: F401 (a fixture)
 
 keras = tf.keras
 layers = keras.layers
@@ -13,24 +14,7 @@ layers = keras.layers
 IDS = np.array([[1, 2, 3, 0, 0], [4, 5, 6, 7, 9]])
 
 
-@pytest.fixture(autouse=True)
-def _fresh_keras():
-    keras.backend.clear_session()
-    tf.set_random_seed(0)
-    np.random.seed(0)
-    yield
-    keras.backend.clear_session()
-
-
-def fixed(shape, k):
-    n = int(np.prod(shape))
-    return (0.5 * np.sin(np.arange(n) * 0.37 + k)).reshape(shape).astype(np.float32)
-
-
-def set_fixed_weights(model):
-    """Layer i, weight j <- fixed(shape, 10 i + j): the same values as in TF's script."""
-    for i, layer in enumerate(model.layers):
-        layer.set_weights([fixed(w.shape, 10 * i + j) for j, w in enumerate(layer.get_weights())])
+pytestmark = pytest.mark.usefixtures("fresh_keras")
 
 
 def set_positive_variance(bn):

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from tests.train.keras_fixture import fresh_keras  # noqa: F401 (the fixture)
 
 keras = tf.keras
 layers = keras.layers
@@ -35,13 +36,7 @@ X3 = RNG.rand(16, 3).astype(np.float32)
 Y2 = RNG.rand(16, 2).astype(np.float32)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_keras():
-    keras.backend.clear_session()
-    tf.set_random_seed(0)
-    np.random.seed(0)
-    yield
-    keras.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras")
 
 
 def _mlp():

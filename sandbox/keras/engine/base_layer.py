@@ -33,11 +33,10 @@ from ...framework.graph import GraphKeys
 from ...framework.tensor_shape import TensorShape
 from ...layers import base as _tf_base
 from ...ops import variable_scope as vs
-from .. import activations, initializers, regularizers
+from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
-from ..serialization import serialize_keras_object
 
-__all__ = ["Layer", "InputLayer", "Input"]
+__all__ = ["Layer", "InputLayer", "Input", "WeightsOfInner"]
 
 
 def _serialize_value(key, value):
@@ -48,7 +47,7 @@ def _serialize_value(key, value):
     if key.endswith("_regularizer"):
         return regularizers.serialize(value)
     if key.endswith("_constraint"):
-        return serialize_keras_object(value)
+        return constraints.serialize(constraints.get(value))
     if key in ("activation", "recurrent_activation"):
         return activations.serialize(value)
     return value
@@ -127,11 +126,12 @@ class Layer(_tf_base.Layer):
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
                    regularizer=None, trainable=None, constraint=None, **kwargs):
         """A variable of this layer, 'layer_name/name:0'; `initializer` may be a name
-        ('zeros', 'glorot_uniform') as in Keras."""
+        ('zeros', 'glorot_uniform') as in Keras, and `constraint` a name ('max_norm') or a
+        serialized constraint: the optimizer imposes it after each update."""
         return super().add_weight(name, shape, dtype=dtype,
                                   initializer=initializers.get(initializer),
                                   regularizer=regularizer, trainable=trainable,
-                                  constraint=constraint, **kwargs)
+                                  constraint=constraints.get(constraint), **kwargs)
 
     # -- what the model and summary() read -------------------------------------------------
     def _last(self, which, attribute):
@@ -206,7 +206,41 @@ class Layer(_tf_base.Layer):
         for key, default in _NEWER_KEYS.items():
             if key in config and config[key] == default:
                 del config[key]
+        for key, value in config.items():
+            if key.endswith("_constraint"):
+                config[key] = constraints.get(value)
         return cls(**config)
+
+
+class WeightsOfInner:
+    """For a layer whose weights are another layer's -- a Wrapper's `layer`, an RNN's `cell`
+    (the attribute named by `_inner`): its weights and losses are the inner layer's, as in TF."""
+    _inner = "layer"
+
+    @property
+    def trainable_weights(self):
+        return getattr(self, self._inner).trainable_weights if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        inner = getattr(self, self._inner)
+        return inner.non_trainable_weights if self.trainable else inner.weights
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def losses(self):
+        return list(self._losses) + getattr(self, self._inner).losses
 
 
 class InputLayer(Layer):

@@ -20,6 +20,11 @@ optimizer's state to one HDF5 file (keras/saving/hdf5_format.py), keras.models.l
 reads it back; save_weights / load_weights write a TensorFlow checkpoint, or HDF5 when the
 path ends in .h5 / .keras / .hdf5 (or save_format='h5').
 
+Batches from a Python generator or a keras.utils.Sequence (an ImageDataGenerator's flow, a
+TimeseriesGenerator ...): fit / evaluate / predict given one, and fit_generator /
+evaluate_generator / predict_generator, run engine/training_generator.py's loop, a batch per
+Session.run.
+
 Models of several inputs and outputs (keras.Model([a, b], [out1, out2])) take lists or dicts
 (by layer name) of arrays, and compile takes a loss per output (engine/training_utils.py);
 engine/network.py finds the layers between the inputs and the outputs.
@@ -38,7 +43,7 @@ from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers
 from ..utils import print_summary
-from . import training_utils
+from . import training_generator, training_utils
 from .base_layer import Layer
 from .network import map_graph_network
 from .network_config import get_network_config, reconstruct_from_config
@@ -308,12 +313,13 @@ class Model(Layer):
 
     def _run_batches(self, fetches, xs, ys, batch_size, training, index=None, on_batch=None):
         """Runs `fetches` on each batch; returns the batch-size-weighted means of the
-        scalars (or the concatenated arrays, a list per output, when ys is None)."""
+        scalars (or the concatenated arrays, a list per output, when ys is None). A callback
+        that sets model.stop_training in on_batch_end stops the epoch there, as in TF."""
         session = K.get_session()
         n = len(xs[0])
         index = np.arange(n) if index is None else index
         feed_phase = K._learning_phase_feed(training)
-        sums, outs = None, []
+        sums, outs, seen = None, [], 0
         for b, start in enumerate(range(0, n, batch_size)):
             take = index[start:start + batch_size]
             feed = {inp: x[take] for inp, x in zip(self.inputs, xs)}
@@ -327,12 +333,15 @@ class Model(Layer):
             scalars = [float(v) for v in values if v is not None]
             sums = np.zeros(len(scalars)) if sums is None else sums
             sums += np.array(scalars) * len(take)
+            seen += len(take)
             if on_batch is not None:
                 on_batch(b, len(take), scalars)
+                if self.stop_training:
+                    break
         if ys is None:
             return [np.concatenate([o[i] for o in outs]) if outs else np.zeros((0,))
                     for i in range(len(fetches))]
-        return [float(v) for v in sums / max(n, 1)]
+        return [float(v) for v in sums / max(seen, 1)]
 
     def _check_compiled(self):
         if not self._compiled:
@@ -342,10 +351,23 @@ class Model(Layer):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_freq=1, max_queue_size=10, workers=1, use_multiprocessing=False,
             **kwargs):
-        """Trains for `epochs` epochs of batches of `batch_size` (32); returns the History."""
+        """Trains for `epochs` epochs of batches of `batch_size` (32); returns the History.
+        `x` may be a generator or a keras.utils.Sequence of batches (engine/
+        training_generator.py): then y, sample_weight and validation_split may not be
+        given."""
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
+        if training_generator.is_generator_or_sequence(x):
+            training_generator.check_generator_arguments(y, sample_weight, validation_split)
+            return self.fit_generator(x, steps_per_epoch, epochs, verbose, callbacks,
+                                      validation_data, validation_steps, validation_freq,
+                                      class_weight, max_queue_size, workers,
+                                      use_multiprocessing, shuffle, initial_epoch)
+        if training_generator.is_generator_or_sequence(validation_data):
+            raise NotImplementedError("validation_data as a generator or Sequence needs x as "
+                                      "one too in the sandbox's keras (fit_generator)")
         if class_weight is not None or sample_weight is not None or steps_per_epoch:
             raise NotImplementedError("class_weight, sample_weight and steps_per_epoch are not "
                                       "in the sandbox's keras")
@@ -371,8 +393,8 @@ class Model(Layer):
         names = list(self.metrics_names)
         out_names = names + (["val_" + n for n in names] if val is not None else [])
         n = len(xs[0])
-        self.history = cbks.History()
-        callback_list = [self.history] + list(callbacks or [])
+        self.history = cbks.History()          # after the user's callbacks, as in TF 1.15:
+        callback_list = list(callbacks or []) + [self.history]    # it sees what they add
         if verbose:
             callback_list.append(cbks.ProgbarLogger(verbose))
         callback_list = cbks.CallbackList(callback_list)
@@ -410,10 +432,15 @@ class Model(Layer):
         return self.history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
-                 steps=None, callbacks=None):
+                 steps=None, callbacks=None, max_queue_size=10, workers=1,
+                 use_multiprocessing=False):
         """The loss (and metrics) over the data, learning phase 0: a scalar, or a list in the
-        order of model.metrics_names."""
+        order of model.metrics_names. `x` may be a generator or a Sequence of batches."""
         self._check_compiled()
+        if training_generator.is_generator_or_sequence(x):
+            training_generator.check_generator_arguments(y, sample_weight)
+            return self.evaluate_generator(x, steps, callbacks, max_queue_size, workers,
+                                           use_multiprocessing, verbose)
         with self._graph.as_default():
             xs, ys = self._standardize(x, y)
             started = time.time()
@@ -425,13 +452,53 @@ class Model(Layer):
                                          self.metrics_names, verbose))
         return means[0] if len(means) == 1 else means
 
-    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
+    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None,
+                max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for the inputs, batch by batch, learning phase 0 (a list of
-        arrays for a model of several outputs)."""
+        arrays for a model of several outputs). `x` may be a generator or a Sequence of
+        batches (x, or tuples whose first element is x)."""
+        if training_generator.is_generator_or_sequence(x):
+            return self.predict_generator(x, steps, callbacks, max_queue_size, workers,
+                                          use_multiprocessing, verbose)
         with self._graph.as_default():
             xs, _ = self._standardize(x, need_y=False)
             outs = self._run_batches(list(self.outputs), xs, None, batch_size or 32, False)
         return outs[0] if len(outs) == 1 else outs
+
+    # -- generators and Sequences (engine/training_generator.py) -------------------------------
+    def fit_generator(self, generator, steps_per_epoch=None, epochs=1, verbose=1,
+                      callbacks=None, validation_data=None, validation_steps=None,
+                      validation_freq=1, class_weight=None, max_queue_size=10, workers=1,
+                      use_multiprocessing=False, shuffle=True, initial_epoch=0):
+        """Trains on the batches of a generator or Sequence, steps_per_epoch of them an epoch
+        (len(sequence) by default); validation_data: arrays, a Sequence, or a generator with
+        validation_steps."""
+        with self._graph.as_default():
+            return training_generator.fit_generator(
+                self, generator, steps_per_epoch=steps_per_epoch, epochs=epochs,
+                verbose=verbose, callbacks=callbacks, validation_data=validation_data,
+                validation_steps=validation_steps, validation_freq=validation_freq,
+                class_weight=class_weight, max_queue_size=max_queue_size, workers=workers,
+                use_multiprocessing=use_multiprocessing, shuffle=shuffle,
+                initial_epoch=initial_epoch, steps_name="steps_per_epoch")
+
+    def evaluate_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                           workers=1, use_multiprocessing=False, verbose=0):
+        """The loss (and metrics) over `steps` batches of the generator or Sequence."""
+        with self._graph.as_default():
+            return training_generator.evaluate_generator(
+                self, generator, steps=steps, verbose=verbose, callbacks=callbacks,
+                max_queue_size=max_queue_size, workers=workers,
+                use_multiprocessing=use_multiprocessing)
+
+    def predict_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                          workers=1, use_multiprocessing=False, verbose=0):
+        """The outputs for `steps` batches of the generator or Sequence, concatenated."""
+        with self._graph.as_default():
+            return training_generator.predict_generator(
+                self, generator, steps=steps, verbose=verbose, callbacks=callbacks,
+                max_queue_size=max_queue_size, workers=workers,
+                use_multiprocessing=use_multiprocessing)
 
     def train_on_batch(self, x, y):
         self._check_compiled()

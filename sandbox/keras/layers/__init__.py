@@ -1,29 +1,33 @@
-"""keras.layers -- mirrors TensorFlow 1.15's python/keras/layers/ (the part the sandbox has:
-core.py, convolutional.py, pooling.py, embeddings.py, normalization.py, recurrent.py,
-wrappers.py and merge.py), and serialization.py: serialize / deserialize by class name."""
+"""keras.layers -- mirrors TensorFlow 1.15's python/keras/layers/: each module holds one family
+(core.py, convolutional.py, pooling.py, embeddings.py, normalization.py, recurrent.py,
+wrappers.py, merge.py, advanced_activations.py, noise.py, local.py, dense_attention.py ...),
+and serialization.py: serialize / deserialize by class name. This package's names are the
+union of its modules' __all__."""
 from ..engine.base_layer import Input, InputLayer, Layer
-from .convolutional import (AveragePooling2D, AvgPool2D, Conv1D, Conv2D, Convolution1D,
-                            Convolution2D, MaxPool2D, MaxPooling2D)
-from .core import Activation, Dense, Dropout, Flatten, Lambda, Reshape
-from .embeddings import Embedding
-from .merge import (Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract, add,
-                    average, concatenate, maximum, minimum, multiply, subtract)
-from .normalization import BatchNormalization
-from .pooling import (AveragePooling1D, AvgPool1D, GlobalAveragePooling1D,
-                      GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D,
-                      GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D,
-                      MaxPool1D, MaxPooling1D)
-from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from ..engine.input_spec import *                     # noqa: F401,F403  InputSpec
+from . import (advanced_activations, convolutional, convolutional_recurrent,
+               convolutional_reshaping, core, dense_attention, dense_features, embeddings,
+               local, merge, noise, normalization, pooling, recurrent, serialization, wrappers)
+from .advanced_activations import *                   # noqa: F401,F403  LeakyReLU, PReLU ...
+from .convolutional import *                          # noqa: F401,F403  Conv1D, Conv2D ...
+from .convolutional_recurrent import *                # noqa: F401,F403  ConvLSTM2D
+from .convolutional_reshaping import *                # noqa: F401,F403  ZeroPadding2D ...
+from .core import *                                   # noqa: F401,F403  Dense, Dropout ...
+from .dense_attention import *                        # noqa: F401,F403  Attention ...
+from .dense_features import *                         # noqa: F401,F403  DenseFeatures
+from .embeddings import *                             # noqa: F401,F403  Embedding
+from .local import *                                  # noqa: F401,F403  LocallyConnected1D ...
+from .merge import *                                  # noqa: F401,F403  Add, Concatenate ...
+from .noise import *                                  # noqa: F401,F403  GaussianNoise ...
+from .normalization import *                          # noqa: F401,F403  BatchNormalization
+from .pooling import *                                # noqa: F401,F403  MaxPooling1D ...
+from .recurrent import *                              # noqa: F401,F403  LSTM, GRU ...
 from .serialization import deserialize, serialize
-from .wrappers import Bidirectional
+from .wrappers import *                               # noqa: F401,F403  Bidirectional ...
+from ..engine import input_spec as _input_spec
 
-__all__ = ["Layer", "Input", "InputLayer", "Dense", "Dropout", "Flatten", "Activation",
-           "Reshape", "Lambda", "Conv1D", "Conv2D", "Convolution1D", "Convolution2D",
-           "MaxPooling2D", "MaxPool2D", "AveragePooling2D", "AvgPool2D", "MaxPooling1D",
-           "MaxPool1D", "AveragePooling1D", "AvgPool1D", "GlobalAveragePooling1D",
-           "GlobalAvgPool1D", "GlobalMaxPooling1D", "GlobalMaxPool1D",
-           "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPooling2D", "GlobalMaxPool2D",
-           "Embedding", "BatchNormalization", "RNN", "SimpleRNN", "LSTM", "GRU",
-           "SimpleRNNCell", "LSTMCell", "GRUCell", "Bidirectional", "Add", "Subtract",
-           "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "add", "subtract",
-           "multiply", "average", "maximum", "minimum", "concatenate", "serialize", "deserialize"]
+_MODULES = (_input_spec, advanced_activations, convolutional, convolutional_recurrent,
+            convolutional_reshaping, core, dense_attention, dense_features, embeddings, local,
+            merge, noise, normalization, pooling, recurrent, wrappers)
+__all__ = ["Layer", "Input", "InputLayer", "serialize", "deserialize"] + sorted(
+    {name for module in _MODULES for name in module.__all__} - {"Layer", "Input", "InputLayer"})

@@ -1,10 +1,16 @@
 """Keras core layers -- mirrors TensorFlow 1.15's python/keras/layers/core.py: Dense, Dropout,
-Flatten, Activation, Reshape, Lambda (and InputLayer / Input from engine/base_layer.py).
+Flatten, Activation, Reshape, Lambda (and InputLayer / Input from engine/base_layer.py),
+Masking, SpatialDropout1D/2D/3D, ActivityRegularization, Permute, RepeatVector.
 
 Dense, Dropout and Flatten are the tf.layers classes (sandbox/layers/core.py) with the Keras
 Layer mixed in: Keras's names ('dense/kernel:0'), Keras's arguments (initializers and
 activations by name), and Dropout follows keras.backend.learning_phase() when it is not told
-`training=` -- fit feeds True, evaluate and predict leave it False.
+`training=` -- fit feeds True, evaluate and predict leave it False. SpatialDropout1D/2D/3D
+drop whole feature maps (one draw per example and channel, shared along the steps or pixels).
+
+Masking(mask_value=0.) marks the steps whose features all equal mask_value: it zeroes them
+and gives its output a mask (any feature != mask_value), which the next layers (LSTM,
+GlobalAveragePooling1D ...) skip, as Embedding(mask_zero=True)'s mask.
 """
 import sys
 import types
@@ -13,7 +19,8 @@ import numpy as np
 
 from ...framework.tensor_shape import TensorShape
 from ...layers import core as _tf_core
-from ...ops import array_ops
+from ...layers.base import InputSpec, select_on
+from ...ops import array_ops, comparison_ops, math_ops, nn_ops, reduction_ops, slicing_ops
 from ...ops.control_flow_ops import identity
 from .. import activations, initializers, regularizers
 from .. import backend as K
@@ -21,7 +28,8 @@ from ..engine.base_layer import Input, InputLayer, Layer
 from ..serialization import deserialize_keras_object, func_dump, func_load
 
 __all__ = ["Dense", "Dropout", "Flatten", "Activation", "Reshape", "Lambda", "InputLayer",
-           "Input"]
+           "Input", "Masking", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
+           "ActivityRegularization", "Permute", "RepeatVector"]
 
 
 class Dense(_tf_core.Dense, Layer):
@@ -180,3 +188,129 @@ class Lambda(Layer):
                                                      "output_shape_module",
                                                      "output_shape_type")
         return cls(**config)
+
+
+class Masking(Layer):
+    """Masking(mask_value=0.): a step whose features all equal mask_value is zeroed and
+    masked out for the layers after it ([batch, steps, features] -> mask [batch, steps])."""
+    supports_masking = True
+    _config_keys = ("mask_value",)
+
+    def __init__(self, mask_value=0., **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def _kept(self, inputs, keepdims=False):
+        return reduction_ops.reduce_any(comparison_ops.not_equal(inputs, self.mask_value),
+                                        axis=-1, keepdims=keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return self._kept(inputs)
+
+    def call(self, inputs):
+        return inputs * math_ops.cast(self._kept(inputs, keepdims=True), inputs.dtype)
+
+
+class _SpatialDropout(Dropout):
+    """Dropout of whole channels: one draw per example and channel, shared along the
+    `_rank` spatial axes (steps, rows and columns ...). get_config has Dropout's keys only
+    -- rate, noise_shape, seed; no data_format -- as in TF 1.15."""
+    _rank = 1
+    data_format = "channels_last"
+
+    def __init__(self, rate, **kwargs):
+        super().__init__(rate, **kwargs)
+        self.input_spec = InputSpec(ndim=self._rank + 2)
+
+    def _noise_shape(self):
+        """None: that axis of the input (batch, channels); 1: one draw shared along it."""
+        if self.data_format == "channels_first":
+            return [None, None] + [1] * self._rank
+        return [None] + [1] * self._rank + [None]
+
+    def call(self, inputs, training=None):
+        if training is None:
+            training = K.learning_phase()
+
+        def dropped():
+            return nn_ops.dropout(inputs, noise_shape=self._noise_shape(), seed=self.seed,
+                                  rate=self.rate)
+        return select_on(training, dropped, lambda: identity(inputs))
+
+
+class SpatialDropout1D(_SpatialDropout):
+    """SpatialDropout1D(rate): drops whole channels of [batch, steps, channels]."""
+
+
+class _SpatialDropoutND(_SpatialDropout):
+    """The 2-D and 3-D ones take data_format (None: keras.backend.image_data_format())."""
+
+    def __init__(self, rate, data_format=None, **kwargs):
+        super().__init__(rate, **kwargs)
+        data_format = data_format or K.image_data_format()
+        if data_format not in {"channels_last", "channels_first"}:
+            raise ValueError('data_format must be in {"channels_last", "channels_first"}')
+        self.data_format = data_format
+
+
+class SpatialDropout2D(_SpatialDropoutND):
+    """SpatialDropout2D(rate, data_format=None): drops whole feature maps of 4-D input."""
+    _rank = 2
+
+
+class SpatialDropout3D(_SpatialDropoutND):
+    """SpatialDropout3D(rate, data_format=None): drops whole feature volumes of 5-D input."""
+    _rank = 3
+
+
+class ActivityRegularization(Layer):
+    """ActivityRegularization(l1=0., l2=0.): the identity, which adds l1 * sum(|x|) +
+    l2 * sum(x ** 2) of its output, divided by the batch size, to the model's losses."""
+    supports_masking = True
+    _config_keys = ("l1", "l2")
+
+    def __init__(self, l1=0., l2=0., **kwargs):
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1 = l1
+        self.l2 = l2
+
+    def call(self, inputs):
+        return identity(inputs)
+
+
+class Permute(Layer):
+    """Permute(dims): reorders the axes of each example; dims counts from 1 (the batch axis
+    stays first): Permute((2, 1)) turns [batch, steps, features] into [batch, features, steps]."""
+    _config_keys = ("dims",)
+
+    def __init__(self, dims, **kwargs):
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(dims) != list(range(1, len(dims) + 1)):
+            raise ValueError(f"Invalid permutation `dims` for Permute Layer: {dims}. The set "
+                             "of indices in `dims` must be consecutive and start from 1.")
+        self.input_spec = InputSpec(ndim=len(self.dims) + 1)
+
+    def compute_output_shape(self, input_shape):
+        input_shape = TensorShape(input_shape).as_list()
+        return TensorShape(input_shape[:1] + [input_shape[d] for d in self.dims])
+
+    def call(self, inputs):
+        return array_ops.transpose(inputs, perm=(0,) + self.dims)
+
+
+class RepeatVector(Layer):
+    """RepeatVector(n): [batch, features] -> [batch, n, features], the input n times."""
+    _config_keys = ("n",)
+
+    def __init__(self, n, **kwargs):
+        super().__init__(**kwargs)
+        self.n = n
+        self.input_spec = InputSpec(ndim=2)
+
+    def compute_output_shape(self, input_shape):
+        input_shape = TensorShape(input_shape).as_list()
+        return TensorShape([input_shape[0], self.n, input_shape[1]])
+
+    def call(self, inputs):
+        return slicing_ops.tile(array_ops.expand_dims(inputs, 1), [1, self.n, 1])

@@ -16,7 +16,7 @@ import logging
 
 import numpy as np
 
-from .. import optimizers
+from .. import losses, optimizers
 from ..serialization import serialize_keras_object
 
 _log = logging.getLogger("sandbox.keras")      # TF logs these as warnings
@@ -55,9 +55,12 @@ def model_to_json(model, **kwargs):
 
 
 def _by_name(spec):
-    """A loss or metric as the training config keeps it: its name."""
+    """A loss or metric as the training config keeps it: a function by its name, an object
+    (keras.metrics.AUC() ...) as {'class_name', 'config'}, as TF 1.15's get_json_type."""
     if spec is None or isinstance(spec, (str, int, float)):
         return spec
+    if hasattr(spec, "get_config") and not isinstance(spec, type):
+        return serialize_keras_object(spec)
     if isinstance(spec, dict):
         return {key: _by_name(value) for key, value in spec.items()}
     if isinstance(spec, (list, tuple)):
@@ -102,6 +105,9 @@ def compile_args_from_training_config(training_config, custom_objects=None):
 
     optimizer = optimizers.deserialize(training_config["optimizer_config"],
                                        custom_objects=custom_objects)
-    return {"optimizer": optimizer, "loss": resolve(training_config["loss"]),
+    loss = training_config["loss"]
+    if isinstance(loss, dict) and "class_name" in loss:       # a Loss object, not a dict of
+        loss = losses.deserialize(loss, custom_objects)       # one loss per output
+    return {"optimizer": optimizer, "loss": resolve(loss),
             "metrics": resolve(training_config.get("metrics")),
             "loss_weights": training_config.get("loss_weights")}
