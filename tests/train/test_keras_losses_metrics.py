@@ -481,3 +481,37 @@ def test_compile_takes_serialized_metrics_and_loss_objects():
     values = model.evaluate(X, Y, batch_size=6, verbose=0)
     assert model.metrics_names == ["loss", "auc", "recall"]
     np.testing.assert_allclose(values, [1.12601, 0.5, 0.5], rtol=1e-4)     # TF 2.15.1's
+
+
+def test_stateful_metrics_in_fit_and_evaluate_accumulate_per_epoch_as_tf():
+    """AUC and Precision in compile: updated by every batch, reset at each epoch (and for the
+    validation pass and evaluate), reported as their value so far -- TF 2.15.1's numbers
+    (v1 training loop) for 12 samples in batches of 4; a per-batch average gave 0.5 and
+    0.5556 for the first epoch's auc and precision."""
+    x = np.sin(np.arange(36) * 0.7).reshape(12, 3).astype("float32")
+    y = (np.sin(np.arange(12) * 1.3) > 0.3).astype("float32").reshape(12, 1)
+    m = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+    m.layers[0].set_weights([np.array([[0.5], [-0.3], [0.2]], "float32"),
+                             np.array([0.1], "float32")])
+    m.compile(keras.optimizers.SGD(0.5), "binary_crossentropy",
+              metrics=[keras.metrics.AUC(name="auc"), keras.metrics.Precision(name="prec"),
+                       "accuracy"])
+    h = m.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
+              validation_data=(x[:6], y[:6])).history
+    want = {"acc": [0.416667, 0.583333], "auc": [0.472222, 0.625],
+            "loss": [0.696139, 0.674741], "prec": [0.428571, 0.6],
+            "val_acc": [0.666667, 0.666667], "val_auc": [0.75, 0.8125],
+            "val_loss": [0.678573, 0.654113], "val_prec": [0.5, 0.5]}
+    assert sorted(h) == sorted(want)
+    for key, values in want.items():
+        np.testing.assert_allclose(h[key], values, atol=2e-6, err_msg=key)
+    np.testing.assert_allclose(m.evaluate(x, y, batch_size=5, verbose=0),
+                               [0.6413, 0.75, 0.75, 0.666667], atol=2e-6)
+
+    def batches():
+        while True:
+            for i in range(0, 12, 4):
+                yield x[i:i + 4], y[i:i + 4]
+    h = m.fit_generator(batches(), steps_per_epoch=3, epochs=1, verbose=0).history
+    np.testing.assert_allclose([h["loss"][0], h["auc"][0], h["prec"][0], h["acc"][0]],
+                               [0.661014, 0.652778, 0.6, 0.583333], atol=2e-6)

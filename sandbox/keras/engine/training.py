@@ -235,6 +235,7 @@ class Model(Layer):
             if not single:
                 self.metrics_names += [name + "_loss" for name in names]
                 self._metric_tensors += per_output
+            self._stateful_metrics = {}        # position in [loss, metrics...] -> Metric
             with graph.name_scope("metrics"):
                 for out, target, name, fn, specs in zip(self.outputs, self.targets, names,
                                                         self._loss_fns, metric_lists):
@@ -242,9 +243,18 @@ class Model(Layer):
                         metric_name, metric = metrics_module.resolve(spec, fn, out)
                         if not single:
                             metric_name = name + "_" + metric_name
+                        stateful = getattr(metric, "__self__", None)     # AUC().batch_value
                         with graph.name_scope(metric_name):
-                            self._metric_tensors.append(reduction_ops.reduce_mean(
-                                math_ops.cast(metric(target, out), K.floatx())))
+                            if isinstance(stateful, metrics_module.Metric):
+                                # as TF 1.15: updated by each batch, reset by each epoch
+                                # (and evaluation), reported as its value so far
+                                self._stateful_metrics[1 + len(self._metric_tensors)] = \
+                                    stateful
+                                value = stateful(target, out)
+                            else:
+                                value = reduction_ops.reduce_mean(
+                                    math_ops.cast(metric(target, out), K.floatx()))
+                            self._metric_tensors.append(value)
                         self.metrics_names.append(metric_name)
         self._graph_compiled = True
 
@@ -334,6 +344,7 @@ class Model(Layer):
             sums = np.zeros(len(scalars)) if sums is None else sums
             sums += np.array(scalars) * len(take)
             seen += len(take)
+            last = scalars
             if on_batch is not None:
                 on_batch(b, len(take), scalars)
                 if self.stop_training:
@@ -341,7 +352,16 @@ class Model(Layer):
         if ys is None:
             return [np.concatenate([o[i] for o in outs]) if outs else np.zeros((0,))
                     for i in range(len(fetches))]
-        return [float(v) for v in sums / max(seen, 1)]
+        means = [float(v) for v in sums / max(seen, 1)]
+        for i in self._stateful_metrics if sums is not None else ():
+            means[i] = float(last[i])             # a stateful metric: its value so far
+        return means
+
+    def _reset_metrics(self):
+        """Starts the stateful metrics (AUC, Precision ...) again: at each epoch and
+        evaluation, as TF 1.15's training loops do."""
+        for metric in getattr(self, "_stateful_metrics", {}).values():
+            metric.reset_states()
 
     def _check_compiled(self):
         if not self._compiled:
@@ -418,9 +438,11 @@ class Model(Layer):
                 logs = {"batch": batch, "size": size, **dict(zip(names, values))}
                 callback_list.on_batch_end(batch, logs)
 
+            self._reset_metrics()
             means = self._run_batches(fetches, xs, ys, batch_size, True, index, on_batch)
             logs = dict(zip(names, means))
             if val is not None:
+                self._reset_metrics()
                 val_means = self._run_batches([self.total_loss] + self._metric_tensors,
                                               val[0], val[1], batch_size, False)
                 logs.update(("val_" + n, v) for n, v in zip(names, val_means))
@@ -444,6 +466,7 @@ class Model(Layer):
         with self._graph.as_default():
             xs, ys = self._standardize(x, y)
             started = time.time()
+            self._reset_metrics()
             means = self._run_batches([self.total_loss] + self._metric_tensors, xs, ys,
                                       batch_size or 32, False)
             if verbose:
@@ -505,6 +528,7 @@ class Model(Layer):
         with self._graph.as_default():
             xs, ys = self._standardize(x, y)
             fetches = [self._make_train_function(), self.total_loss] + self._metric_tensors
+            self._reset_metrics()                  # (TF 1.15: reset_metrics=True)
             means = self._run_batches(fetches, xs, ys, len(xs[0]), True)
         return means[0] if len(means) == 1 else means
 
@@ -512,6 +536,7 @@ class Model(Layer):
         self._check_compiled()
         with self._graph.as_default():
             xs, ys = self._standardize(x, y)
+            self._reset_metrics()
             means = self._run_batches([self.total_loss] + self._metric_tensors, xs, ys,
                                       len(xs[0]), False)
         return means[0] if len(means) == 1 else means

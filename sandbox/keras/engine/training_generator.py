@@ -14,7 +14,8 @@ and runs it through one Session.run, as train_on_batch / test_on_batch / predict
 would; an epoch is `steps_per_epoch` batches (a Sequence's len() by default). The results are
 TF 1.15's: fit's epoch loss is the mean over the samples (TF's BaseLogger), evaluate's the
 mean of the batches' losses (TF's MetricsAggregator counts steps, even for validation arrays),
-a metric the mean over the samples seen (TF's metrics accumulate over the epoch), the
+a metric the mean over the samples seen (TF's metrics accumulate over the epoch; a stateful one,
+AUC, Precision ..., reports what it has accumulated), the
 predictions the batches' outputs one after the other.
 
 Where the batches come from (TF's data_utils enqueuers, run here on the calling thread):
@@ -213,6 +214,8 @@ def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, call
                           stateful_metrics=names[1:],
                           unit_name="step" if use_steps else "sample") if verbose else None
         seen, loss_sum, metric_sums, outputs, step = 0, 0.0, None, [], 0
+        if mode != PREDICT:
+            model._reset_metrics()              # the stateful ones (AUC ...): each epoch
         started = time.time()
         while step < steps_per_epoch:
             batch = _next_batch(generator)
@@ -244,7 +247,7 @@ def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, call
             metric_sums = (np.array(values[1:]) * size if metric_sums is None
                            else metric_sums + np.array(values[1:]) * size)
             seen += size
-            running = [float(v) for v in metric_sums / seen]
+            running = _running(model, metric_sums / seen, values)
             batch_logs.update(zip(names, [values[0]] + running))
             if mode == TRAIN:
                 callback_list.on_batch_end(step - 1, batch_logs)
@@ -262,7 +265,7 @@ def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, call
         if step == 0:
             raise ValueError("Empty training data.")
         results = [loss_sum / (seen if mode == TRAIN else step)] + \
-            [float(v) for v in metric_sums / seen]
+            _running(model, metric_sums / seen, values)
         epoch_logs.update(zip(names, results))
         if (validation_data is not None and mode == TRAIN and not model.stop_training and
                 should_run_validation(validation_freq, epoch)):
@@ -293,3 +296,11 @@ def evaluate_generator(model, generator, **kwargs):
 
 def predict_generator(model, generator, **kwargs):
     return model_iteration(model, generator, mode=PREDICT, shuffle=False, **kwargs)
+
+
+def _running(model, means, values):
+    """The metrics after a batch: a mean over the samples so far, or, for a stateful metric
+    (AUC, Precision ...), the value it has accumulated (`values`: the batch's [loss, ...])."""
+    stateful = getattr(model, "_stateful_metrics", {})
+    return [float(values[i + 1]) if i + 1 in stateful else float(v)
+            for i, v in enumerate(means)]
