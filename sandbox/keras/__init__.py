@@ -29,11 +29,13 @@ model is ops in the default graph, run by the Session that keras.backend keeps.
     EarlyStopping, ModelCheckpoint, ReduceLROnPlateau, TensorBoard, CSVLogger ...), utils.py
     preprocessing/      image (ImageDataGenerator ...), sequence (pad_sequences ...), text
                         (Tokenizer ...)
+    wrappers/           scikit_learn: KerasClassifier, KerasRegressor
     datasets/           mnist, fashion_mnist, cifar10, cifar100, imdb, reuters, boston_housing
                         (TF's files, read from the cache ~/.keras/datasets or fetched once)
 """
 from . import (activations, backend, callbacks, constraints, datasets, initializers, layers,
-               losses, metrics, models, optimizers, preprocessing, regularizers, utils)
+               losses, metrics, models, optimizers, preprocessing, regularizers, utils,
+               wrappers)
 from .engine.base_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
@@ -44,4 +46,4 @@ layers.serialization.register(layers, Sequential=Sequential, Model=Model, Functi
 
 __all__ = ["Sequential", "Model", "Input", "activations", "backend", "callbacks", "constraints",
            "datasets", "initializers", "layers", "losses", "metrics", "models", "optimizers",
-           "preprocessing", "regularizers", "utils"]
+           "preprocessing", "regularizers", "utils", "wrappers"]

@@ -124,3 +124,20 @@ class Sequential(Model):
             self.outputs = [self._layers[-1].output] if self._layers else []
         self._graph_compiled = False
         self._train_op = None
+
+    def predict_proba(self, x, batch_size=32, verbose=0):
+        """predict(x): the class probabilities (TF 1.15 warns when they are not in [0, 1])."""
+        preds = self.predict(x, batch_size, verbose)
+        if preds.min() < 0.0 or preds.max() > 1.0:
+            print("WARNING: Network returning invalid probability values. The last layer "
+                  "might not normalize predictions into probabilities (like softmax or "
+                  "sigmoid would).")
+        return preds
+
+    def predict_classes(self, x, batch_size=32, verbose=0):
+        """The predicted class of each example: the argmax of a softmax output, or 0/1 for a
+        single sigmoid unit (probability > 0.5)."""
+        proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+        if proba.shape[-1] > 1:
+            return proba.argmax(axis=-1)
+        return (proba > 0.5).astype("int32")
