@@ -83,7 +83,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 13:32 UTC
+# pinned 2026-11-28 13:36 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
     ConditionalAccumulator ConditionalAccumulatorBase ConfigProto DType DeviceSpec Dimension
@@ -356,17 +356,18 @@ keras.metrics: AUC Accuracy BinaryAccuracy BinaryCrossentropy CategoricalAccurac
     sparse_categorical_crossentropy sparse_top_k_categorical_accuracy squared_hinge
     top_k_categorical_accuracy
 keras.models: Model Sequential clone_model load_model model_from_config model_from_json
-    save_model
+    model_from_yaml save_model
 keras.optimizers: Adadelta Adagrad Adam Adamax Ftrl Nadam Optimizer RMSprop SGD deserialize get
     serialize
 keras.regularizers: L1L2 Regularizer deserialize get l1 l1_l2 l2 serialize
-keras.utils: CustomObjectScope HDF5Matrix Progbar Sequence custom_object_scope
-    deserialize_keras_object get_custom_objects get_file get_source_inputs normalize plot_model
+keras.utils: CustomObjectScope GeneratorEnqueuer HDF5Matrix OrderedEnqueuer Progbar Sequence
+    SequenceEnqueuer convert_all_kernels_in_model custom_object_scope deserialize_keras_object
+    get_custom_objects get_file get_source_inputs multi_gpu_model normalize plot_model
     serialize_keras_object to_categorical
-keras.preprocessing.image: ImageDataGenerator Iterator NumpyArrayIterator apply_affine_transform
-    apply_brightness_shift apply_channel_shift array_to_img img_to_array load_img
-    random_brightness random_channel_shift random_rotation random_shear random_shift random_zoom
-    save_img
+keras.preprocessing.image: DirectoryIterator ImageDataGenerator Iterator NumpyArrayIterator
+    apply_affine_transform apply_brightness_shift apply_channel_shift array_to_img img_to_array
+    load_img random_brightness random_channel_shift random_rotation random_shear random_shift
+    random_zoom save_img
 keras.preprocessing.sequence: TimeseriesGenerator make_sampling_table pad_sequences skipgrams
 keras.preprocessing.text: Tokenizer hashing_trick one_hot text_to_word_sequence
     tokenizer_from_json

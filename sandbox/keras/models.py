@@ -5,15 +5,16 @@ saving and loading whole models.
     model = keras.models.load_model('my_model.h5')     # compiled again, ready to fit on
     json_string = model.to_json()
     fresh = keras.models.model_from_json(json_string)  # same layers, new weights
+    fresh = keras.models.model_from_yaml(model.to_yaml())    # the same, with PyYAML
     twin = keras.models.clone_model(model)             # the same, from a model
 """
 from .engine.sequential import Sequential
 from .engine.training import Model
-from .saving.model_config import model_from_config, model_from_json
+from .saving.model_config import model_from_config, model_from_json, model_from_yaml
 from .saving.save import load_model, save_model
 
 __all__ = ["Model", "Sequential", "save_model", "load_model", "model_from_config",
-           "model_from_json", "clone_model"]
+           "model_from_json", "model_from_yaml", "clone_model"]
 
 
 def clone_model(model, input_tensors=None, clone_function=None):

@@ -1,8 +1,9 @@
 """keras.utils -- mirrors TensorFlow 1.15's python/keras/utils/: np_utils.py (to_categorical,
 normalize), layer_utils.py (print_summary: the table model.summary() prints, get_source_inputs),
 generic_utils.py (Progbar, CustomObjectScope, get_custom_objects, serialize_keras_object ...),
-data_utils.py (Sequence, get_file), io_utils.py (HDF5Matrix) and vis_utils.py (plot_model,
-model_to_dot).
+data_utils.py (Sequence, get_file; the enqueuers: enqueuers.py), io_utils.py (HDF5Matrix),
+vis_utils.py (plot_model, model_to_dot) and multi_gpu_utils.py (multi_gpu_model: refused, as
+on a machine without GPUs).
 
     class Batches(keras.utils.Sequence):            # model.fit(Batches(), epochs=3)
         def __len__(self): return 10
@@ -28,6 +29,7 @@ from urllib.request import urlretrieve
 import numpy as np
 
 from .callbacks import format_logs
+from .enqueuers import GeneratorEnqueuer, OrderedEnqueuer, SequenceEnqueuer  # noqa: F401
 from .serialization import (CustomObjectScope, custom_object_scope,  # noqa: F401
                             deserialize_keras_object, get_custom_objects,
                             serialize_keras_object)
@@ -35,7 +37,8 @@ from .serialization import (CustomObjectScope, custom_object_scope,  # noqa: F40
 __all__ = ["to_categorical", "normalize", "print_summary", "get_source_inputs", "Sequence",
            "Progbar", "get_file", "CustomObjectScope", "custom_object_scope",
            "get_custom_objects", "serialize_keras_object", "deserialize_keras_object",
-           "HDF5Matrix", "plot_model", "model_to_dot"]
+           "HDF5Matrix", "plot_model", "model_to_dot", "SequenceEnqueuer", "OrderedEnqueuer",
+           "GeneratorEnqueuer", "multi_gpu_model", "convert_all_kernels_in_model"]
 
 
 def to_categorical(y, num_classes=None, dtype="float32"):
@@ -500,3 +503,31 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_layer_names=T
     dot = model_to_dot(model, show_shapes, show_layer_names, rankdir, expand_nested, dpi)
     _, extension = os.path.splitext(to_file)
     dot.write(to_file, format=extension[1:] if extension else "png")
+
+
+# -- multi_gpu_utils.py, layer_utils.py --------------------------------------------------------
+def multi_gpu_model(model, gpus, cpu_merge=True, cpu_relocation=False):
+    """TF 1.15 copies the model onto `gpus` GPUs and splits each batch among them. The sandbox
+    has one device per task, '/cpu:0' -- as a machine without GPUs, where TF raises these same
+    errors. (To spread training over devices here, use a cluster: replica_device_setter.)"""
+    ids = list(gpus) if isinstance(gpus, (list, tuple)) else None
+    if (len(ids) if ids is not None else gpus) <= 1:
+        what = "`len(gpus) >= 2`" if ids is not None else "`gpus >= 2`"
+        raise ValueError(f"For multi-gpu usage to be effective, call `multi_gpu_model` with "
+                         f"{what}. Received: `gpus={gpus}`")
+    target = ["/cpu:0"] + [f"/gpu:{i}" for i in (ids if ids is not None else range(gpus))]
+    raise ValueError(f"To call `multi_gpu_model` with `gpus={gpus}`, we expect the following "
+                     f"devices to be available: {target}. However this machine only has: "
+                     "['/cpu:0']. Try reducing `gpus`.")
+
+
+def convert_all_kernels_in_model(model):
+    """Flips the spatial axes of every convolution kernel of `model` (Conv1D/2D/3D and their
+    transposes): between Theano's convolution and TensorFlow's, as TF 1.15 does."""
+    from . import backend as K
+    for layer in model.layers:
+        if type(layer).__name__ in ("Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose",
+                                    "Conv3DTranspose"):
+            kernel = K.get_value(layer.kernel)
+            flip = tuple([slice(None, None, -1)] * (kernel.ndim - 2) + [slice(None)] * 2)
+            K.set_value(layer.kernel, kernel[flip].copy())

@@ -13,6 +13,7 @@ import json
 import os
 import pickle
 import tarfile
+import time
 import zipfile
 from contextlib import redirect_stdout
 
@@ -401,3 +402,60 @@ def test_reuters_boston_fashion_cifar_match_tf(keras_home):
         ((2, 32, 32, 3), "uint8", 785314000), ((2, 1), "uint8", 7000)]
     with pytest.raises(ValueError, match="label_mode"):
         D.cifar100.load_data("medium")
+
+
+def test_enqueuers_read_ahead_in_threads_and_report_errors():
+    """OrderedEnqueuer: a Sequence's batches in order, pass after pass, on_epoch_end between
+    them; GeneratorEnqueuer: a generator's items until it ends; an exception in a batch comes
+    out of get(); no thread is left behind."""
+    import threading
+    before = threading.active_count()
+
+    class Numbers(U.Sequence):
+        epochs = 0
+
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            return i * 10
+
+        def on_epoch_end(self):
+            Numbers.epochs += 1
+    enqueuer = U.OrderedEnqueuer(Numbers())
+    enqueuer.start(workers=2, max_queue_size=2)
+    got = [value for _, value in zip(range(7), enqueuer.get())]
+    enqueuer.stop()
+    assert got == [0, 10, 20, 0, 10, 20, 0] and Numbers.epochs >= 2
+
+    enqueuer = U.GeneratorEnqueuer(iter(range(5)))
+    enqueuer.start(workers=2)
+    assert sorted(enqueuer.get()) == [0, 1, 2, 3, 4]
+    enqueuer.stop()
+
+    class Broken(Numbers):
+        def __getitem__(self, i):
+            raise KeyError(f"batch {i}")
+    enqueuer = U.OrderedEnqueuer(Broken())
+    enqueuer.start()
+    with pytest.raises(KeyError, match="batch 0"):
+        next(enqueuer.get())
+    with pytest.raises(NotImplementedError, match="threads only"):
+        U.OrderedEnqueuer(Numbers(), use_multiprocessing=True)
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == before
+
+
+def test_multi_gpu_model_fails_as_tf_on_a_machine_without_gpus_and_kernels_flip():
+    model = keras.Sequential([keras.layers.Conv2D(1, (2, 3), input_shape=(4, 4, 1))])
+    with pytest.raises(ValueError, match=r"with `gpus >= 2`. Received: `gpus=1`"):
+        U.multi_gpu_model(model, 1)
+    with pytest.raises(ValueError, match=r"\['/cpu:0', '/gpu:0', '/gpu:1'\]. However this "
+                                         r"machine only has: \['/cpu:0'\]"):
+        U.multi_gpu_model(model, gpus=2)
+    kernel = keras.backend.get_value(model.layers[0].kernel)
+    U.convert_all_kernels_in_model(model)
+    np.testing.assert_array_equal(keras.backend.get_value(model.layers[0].kernel),
+                                  kernel[::-1, ::-1])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import sandbox as tf
+from sandbox.keras.preprocessing import image_transforms, image_utils
 
 P = tf.keras.preprocessing
 I = P.image
@@ -166,7 +167,7 @@ def test_image_arrays_and_files(tmp_path, monkeypatch):
     assert I.img_to_array(I.load_img(path, target_size=(3, 4))).shape == (3, 4, 3)
     assert I.img_to_array(I.load_img(path, color_mode="grayscale")).shape == (5, 6, 1)
     assert I.img_to_array(np.zeros((2, 3)), data_format="channels_first").shape == (1, 2, 3)
-    monkeypatch.setattr(I, "pil_image", None)                       # without Pillow: TF's error
+    monkeypatch.setattr(image_utils, "pil_image", None)                       # without Pillow: TF's error
     with pytest.raises(ImportError, match="The use of `load_img` requires PIL"):
         I.load_img(path)
 
@@ -180,7 +181,7 @@ def test_numpy_warp_gives_scipys_numbers(monkeypatch, fill_mode, order):
     args = dict(theta=25, tx=1.5, ty=-2, shear=12, zx=1.3, zy=0.8, fill_mode=fill_mode,
                 cval=-1.0, order=order, **CHANNELS_LAST)
     expected = I.apply_affine_transform(image, **args)            # scipy, as TF
-    monkeypatch.setattr(I, "ndimage", None)
+    monkeypatch.setattr(image_transforms, "ndimage", None)
     np.testing.assert_allclose(I.apply_affine_transform(image, **args), expected, atol=1e-5)
     if fill_mode == "constant" and order == 1:
         warped = I.apply_affine_transform(IMAGES[0], theta=30, fill_mode="constant",
@@ -189,3 +190,47 @@ def test_numpy_warp_gives_scipys_numbers(monkeypatch, fill_mode, order):
             [20.7596, 32.3577, 43.9558, 55.5538, 67.1519, 78.75], abs=1e-3)
         with pytest.raises(ImportError, match="require SciPy"):
             I.apply_affine_transform(image, theta=5, order=3, **CHANNELS_LAST)
+
+
+def test_flow_from_directory_reads_one_folder_per_class_as_tf(tmp_path, capsys):
+    """Three class folders of PNGs (one nested a level down, a .txt file that is skipped):
+    the files, classes, batches and validation_split subsets TF 2.15.1's keras gave."""
+    from PIL import Image
+    rng = np.random.RandomState(0)
+    for cls, n in [("dogs", 3), ("cats", 2), ("emus", 1)]:
+        (tmp_path / cls / "more").mkdir(parents=True)
+        for i in range(n):
+            Image.fromarray(rng.randint(0, 256, (5, 7, 3), dtype=np.uint8)).save(
+                tmp_path / cls / f"im{i}.png")
+        Image.fromarray(rng.randint(0, 256, (6, 4, 3), dtype=np.uint8)).save(
+            tmp_path / cls / "more" / "deep.PNG")
+        (tmp_path / cls / "notes.txt").write_text("not an image")
+    gen = I.ImageDataGenerator(rescale=1 / 255., validation_split=0.5)
+    it = gen.flow_from_directory(str(tmp_path), target_size=(4, 6), batch_size=4,
+                                 shuffle=False)
+    assert it.filenames == ["cats/im0.png", "cats/im1.png", "cats/more/deep.PNG",
+                            "dogs/im0.png", "dogs/im1.png", "dogs/im2.png",
+                            "dogs/more/deep.PNG", "emus/im0.png", "emus/more/deep.PNG"]
+    assert it.classes.tolist() == [0, 0, 0, 1, 1, 1, 1, 2, 2] and len(it) == 3
+    assert it.class_indices == {"cats": 0, "dogs": 1, "emus": 2}
+    x, y = it[0]
+    assert x.shape == (4, 4, 6, 3) and float(x.sum()) == pytest.approx(143.5725555, abs=1e-4)
+    assert y.tolist() == [[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0]]
+    val = gen.flow_from_directory(str(tmp_path), target_size=(3, 3), color_mode="grayscale",
+                                  batch_size=8, shuffle=False, class_mode="sparse",
+                                  subset="validation")
+    xv, yv = val[0]
+    assert val.filenames == ["cats/im0.png", "dogs/im0.png", "dogs/im1.png", "emus/im0.png"]
+    assert xv.shape == (4, 3, 3, 1) and float(xv.sum()) == pytest.approx(17.6431389, abs=1e-4)
+    assert yv.tolist() == [0, 1, 1, 2]
+    train = gen.flow_from_directory(str(tmp_path), target_size=(3, 3), batch_size=8,
+                                    shuffle=False, class_mode="binary", subset="training",
+                                    classes=["emus", "dogs"])
+    xt, yt = train[0]
+    assert train.filenames == ["emus/more/deep.PNG", "dogs/im2.png", "dogs/more/deep.PNG"]
+    assert yt.tolist() == [0., 1., 1.] and float(xt.sum()) == pytest.approx(41.6235313, abs=1e-4)
+    assert capsys.readouterr().out.splitlines() == [
+        "Found 9 images belonging to 3 classes.", "Found 4 images belonging to 3 classes.",
+        "Found 3 images belonging to 2 classes."]
+    with pytest.raises(ValueError, match="Invalid class_mode"):
+        gen.flow_from_directory(str(tmp_path), class_mode="one-hot")

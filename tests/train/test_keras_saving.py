@@ -409,3 +409,22 @@ def test_tensorflow_reads_the_sandboxs_h5_and_the_sandbox_reads_tensorflows(tmp_
         np.testing.assert_allclose(value, expected, rtol=1e-6)
     rnn = keras.models.load_model(job["tf_rnn"])
     np.testing.assert_allclose(rnn.predict(seq), theirs["tf_rnn"], rtol=1e-5, atol=1e-6)
+
+
+def test_yaml_round_trip_and_tfs_tuple_tags(monkeypatch):
+    """model.to_yaml / keras.models.model_from_yaml (PyYAML): the same config back; the
+    config's tuples written as !!python/tuple, as TF 1.15's yaml.dump wrote them; without
+    PyYAML, TF's ImportError."""
+    from sandbox.keras.saving import model_config
+    model = keras.Sequential([keras.layers.Conv2D(2, (3, 3), input_shape=(5, 5, 1)),
+                              keras.layers.Flatten(),
+                              keras.layers.Dense(
+                                  3, kernel_constraint=keras.constraints.max_norm(2.))])
+    text = model.to_yaml()
+    assert "batch_input_shape: !!python/tuple" in text and "keras_version:" in text
+    again = keras.models.model_from_yaml(text)
+    assert again.get_config() == model.get_config()
+    assert type(again.layers[2].kernel_constraint).__name__ == "MaxNorm"
+    monkeypatch.setattr(model_config, "yaml", None)
+    with pytest.raises(ImportError, match="Requires yaml module installed"):
+        keras.models.model_from_yaml(text)

@@ -565,6 +565,12 @@ class Model(Layer):
         from ..saving import saving_utils
         return saving_utils.model_to_json(self, **kwargs)
 
+    def to_yaml(self, **kwargs):
+        """The model's config as YAML (keras.models.model_from_yaml reads it; needs PyYAML);
+        `kwargs` go to yaml.dump."""
+        from ..saving import model_config, saving_utils
+        return model_config.model_to_yaml(saving_utils.model_config_for_file(self), **kwargs)
+
     def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
              signatures=None, options=None):
         """Saves the model -- config, weights, optimizer state -- to the HDF5 file

@@ -5,5 +5,5 @@ back.
     hdf5_format.py    the HDF5 layout (config, weights, optimizer state) that TF 1.15 writes
     saving_utils.py   the model's metadata (config, training config) and compile's arguments
                       read back from it
-    model_config.py   model_from_config / model_from_json
+    model_config.py   model_from_config / model_from_json / model_from_yaml
 """

@@ -50,8 +50,12 @@ def _model_config(model):
 
 
 def model_to_json(model, **kwargs):
-    config = dict(_model_config(model), keras_version=KERAS_VERSION, backend=BACKEND)
-    return json.dumps(config, default=get_json_type, **kwargs)
+    return json.dumps(model_config_for_file(model), default=get_json_type, **kwargs)
+
+
+def model_config_for_file(model):
+    """{'class_name', 'config', 'keras_version', 'backend'}: what to_json and to_yaml write."""
+    return dict(_model_config(model), keras_version=KERAS_VERSION, backend=BACKEND)
 
 
 def _by_name(spec):
