@@ -273,3 +273,52 @@ def test_model_on_a_cluster_puts_its_variables_on_the_ps(local_cluster):
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert history.history["acc"][-1] >= 0.9
     keras.backend.get_session().close()
+
+
+def test_sample_and_class_weights_weigh_the_loss_as_tf():
+    """fit's class_weight and sample_weight (arrays and generators), validation_data's third
+    item and evaluate's sample_weight: the losses TF 2.15.1's v1 loops gave for the same
+    model and data (each example's loss times its weight, over the batch's examples)."""
+    x = np.sin(np.arange(36) * 0.7).reshape(12, 3).astype("float32")
+    y = np.arange(12) % 3
+    sw = np.linspace(0.1, 2.0, 12).astype("float32")
+    start = [np.sin(np.arange(9)).reshape(3, 3).astype("float32"), np.zeros(3, "float32")]
+    model = keras.Sequential([keras.layers.Dense(3, activation="softmax", input_shape=(3,))])
+    model.compile(keras.optimizers.SGD(0.5), "sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    model.layers[0].set_weights(start)
+    h = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0,
+                  class_weight={0: 1.0, 1: 2.0, 2: 0.5})
+    np.testing.assert_allclose(h.history["loss"], [1.109291, 0.579693], atol=2e-6)
+    h = model.fit(x, y, batch_size=5, epochs=1, shuffle=False, verbose=0, sample_weight=sw,
+                  validation_data=(x[:6], y[:6], sw[:6]))
+    np.testing.assert_allclose([h.history["loss"][0], h.history["val_loss"][0]],
+                               [0.393646, 0.120529], atol=2e-6)
+    np.testing.assert_allclose(model.evaluate(x, y, batch_size=4, sample_weight=sw, verbose=0),
+                               [0.24871, 1.0], atol=2e-6)
+
+    def batches(with_weights):
+        while True:
+            for i in range(0, 12, 4):
+                yield (x[i:i + 4], y[i:i + 4], sw[i:i + 4]) if with_weights else \
+                    (x[i:i + 4], y[i:i + 4])
+    model.layers[0].set_weights(start)
+    h = model.fit_generator(batches(True), steps_per_epoch=3, epochs=1, verbose=0)
+    assert h.history["loss"][0] == pytest.approx(1.073403, abs=2e-6)
+    model.layers[0].set_weights(start)
+    h = model.fit_generator(batches(False), steps_per_epoch=3, epochs=2, verbose=0,
+                            class_weight={0: 1.0, 1: 2.0, 2: 0.5})
+    np.testing.assert_allclose(h.history["loss"], [1.109291, 0.579693], atol=2e-6)
+    with pytest.raises(ValueError, match=r"classes \{2\} exist in the data but not in"):
+        model.fit(x, y, verbose=0, class_weight={0: 1.0, 1: 2.0})
+
+    regression = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    regression.layers[0].set_weights([np.cos(np.arange(6)).reshape(3, 2).astype("float32"),
+                                      np.zeros(2, "float32")])
+    regression.compile(keras.optimizers.SGD(0.1), keras.losses.MeanSquaredError())
+    targets = np.stack([x.sum(1), x[:, 0]], 1)
+    h = regression.fit(x, targets, batch_size=6, epochs=2, shuffle=False, verbose=0,
+                       sample_weight=sw)
+    np.testing.assert_allclose(h.history["loss"], [2.36179, 1.490506], atol=2e-6)
+    assert regression.evaluate(x, targets, sample_weight=sw, verbose=0) == \
+        pytest.approx(1.040017, abs=2e-6)

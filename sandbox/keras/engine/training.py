@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 from ...framework.graph import get_default_graph
-from ...ops import math_ops, reduction_ops
+from ...ops import array_ops, constant_op, math_ops, reduction_ops
 from ...ops.control_flow_ops import group
 from ...train.saver import Saver
 from .. import backend as K
@@ -216,15 +216,18 @@ class Model(Layer):
             self.targets = [K.placeholder(ndim=out.get_shape().ndims,
                                           dtype=out.dtype.base_dtype, name=name + "_target")
                             for out, name in zip(self.outputs, names)]
+            # each example's weight: ones unless fit/evaluate feed sample or class weights
+            self.sample_weights = [constant_op.placeholder_with_default(
+                array_ops.ones(array_ops.shape(out)[:1]), [None], name=name + "_sample_weights")
+                for out, name in zip(self.outputs, names)]
             per_output = []
             with graph.name_scope("loss"):
                 total = None
-                for out, target, name, fn, weight in zip(self.outputs, self.targets, names,
-                                                         self._loss_fns, weights):
+                for out, target, name, fn, weight, examples in zip(
+                        self.outputs, self.targets, names, self._loss_fns, weights,
+                        self.sample_weights):
                     with graph.name_scope(name + "_loss"):
-                        value = fn(target, out)
-                        if value.get_shape().ndims != 0:
-                            value = reduction_ops.reduce_mean(value)
+                        value = training_utils.weighted_loss(fn, target, out, examples)
                     per_output.append(value)
                     term = value if weight == 1.0 else value * float(weight)
                     total = term if total is None else total + term
@@ -321,7 +324,8 @@ class Model(Layer):
                              "loss expects targets to have the same shape as the output.")
         return y.astype(target.dtype.as_numpy_dtype, copy=False)
 
-    def _run_batches(self, fetches, xs, ys, batch_size, training, index=None, on_batch=None):
+    def _run_batches(self, fetches, xs, ys, batch_size, training, index=None, on_batch=None,
+                     weights=None):
         """Runs `fetches` on each batch; returns the batch-size-weighted means of the
         scalars (or the concatenated arrays, a list per output, when ys is None). A callback
         that sets model.stop_training in on_batch_end stops the epoch there, as in TF."""
@@ -336,6 +340,8 @@ class Model(Layer):
             feed.update(feed_phase)
             if ys is not None:
                 feed.update((t, y[take]) for t, y in zip(self.targets, ys))
+                feed.update((p, w[take]) for p, w in zip(self.sample_weights, weights or ())
+                            if w is not None)
             values = session.run(fetches, feed)
             if ys is None:
                 outs.append(values)
@@ -388,26 +394,36 @@ class Model(Layer):
         if training_generator.is_generator_or_sequence(validation_data):
             raise NotImplementedError("validation_data as a generator or Sequence needs x as "
                                       "one too in the sandbox's keras (fit_generator)")
-        if class_weight is not None or sample_weight is not None or steps_per_epoch:
-            raise NotImplementedError("class_weight, sample_weight and steps_per_epoch are not "
-                                      "in the sandbox's keras")
+        if steps_per_epoch:
+            raise NotImplementedError("steps_per_epoch with arrays is not in the sandbox's "
+                                      "keras: give a batch_size (or a generator)")
         self._check_compiled()
         with self._graph.as_default():
             xs, ys = self._standardize(x, y)
+            ws = training_utils.sample_weights(ys, self.output_names, sample_weight,
+                                               class_weight)
             val = None
             if validation_data is not None:
-                if len(validation_data) != 2:
-                    raise ValueError("validation_data should be a tuple (val_x, val_y)")
-                val = self._standardize(*validation_data)
+                if len(validation_data) not in (2, 3):
+                    raise ValueError("When passing validation_data, it must contain 2 (x_val, "
+                                     "y_val) or 3 (x_val, y_val, val_sample_weights) items, "
+                                     f"however it contains {len(validation_data)} items")
+                val_xs, val_ys = self._standardize(*validation_data[:2])
+                val = (val_xs, val_ys, training_utils.sample_weights(
+                    val_ys, self.output_names, (list(validation_data) + [None])[2]))
             elif validation_split and 0.0 < validation_split < 1.0:
                 split_at = int(len(xs[0]) * (1.0 - validation_split))
-                val = ([a[split_at:] for a in xs], [a[split_at:] for a in ys])
-                xs, ys = [a[:split_at] for a in xs], [a[:split_at] for a in ys]
+                tail = (lambda arrays: None if arrays is None else
+                        [None if a is None else a[split_at:] for a in arrays])
+                head = (lambda arrays: None if arrays is None else
+                        [None if a is None else a[:split_at] for a in arrays])
+                val = (tail(xs), tail(ys), tail(ws))
+                xs, ys, ws = head(xs), head(ys), head(ws)
             return self._fit_loop(xs, ys, val, batch_size or 32, epochs, verbose, callbacks,
-                                  shuffle, initial_epoch)
+                                  shuffle, initial_epoch, ws)
 
     def _fit_loop(self, xs, ys, val, batch_size, epochs, verbose, callbacks, shuffle,
-                  initial_epoch):
+                  initial_epoch, weights=None):
         train_op = self._make_train_function()
         fetches = [train_op, self.total_loss] + self._metric_tensors
         names = list(self.metrics_names)
@@ -439,12 +455,14 @@ class Model(Layer):
                 callback_list.on_batch_end(batch, logs)
 
             self._reset_metrics()
-            means = self._run_batches(fetches, xs, ys, batch_size, True, index, on_batch)
+            means = self._run_batches(fetches, xs, ys, batch_size, True, index, on_batch,
+                                      weights)
             logs = dict(zip(names, means))
             if val is not None:
                 self._reset_metrics()
                 val_means = self._run_batches([self.total_loss] + self._metric_tensors,
-                                              val[0], val[1], batch_size, False)
+                                              val[0], val[1], batch_size, False,
+                                              weights=val[2])
                 logs.update(("val_" + n, v) for n, v in zip(names, val_means))
             self._epoch_seconds = time.time() - started
             callback_list.on_epoch_end(epoch, logs)
@@ -467,8 +485,9 @@ class Model(Layer):
             xs, ys = self._standardize(x, y)
             started = time.time()
             self._reset_metrics()
-            means = self._run_batches([self.total_loss] + self._metric_tensors, xs, ys,
-                                      batch_size or 32, False)
+            means = self._run_batches(
+                [self.total_loss] + self._metric_tensors, xs, ys, batch_size or 32, False,
+                weights=training_utils.sample_weights(ys, self.output_names, sample_weight))
             if verbose:
                 print(cbks.progress_line(len(xs[0]), time.time() - started,
                                          dict(zip(self.metrics_names, means)),

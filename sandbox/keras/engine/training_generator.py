@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import callbacks as cbks
 from ..utils import Progbar, Sequence
+from . import training_utils
 
 __all__ = ["model_iteration", "fit_generator", "evaluate_generator", "predict_generator",
            "is_generator_or_sequence", "check_generator_arguments"]
@@ -122,20 +123,21 @@ def should_run_validation(validation_freq, epoch):
     return epoch + 1 in validation_freq
 
 
-def _run_batch(model, mode, batch):
+def _run_batch(model, mode, batch, class_weight=None):
     """One batch through the model: [loss, metrics...] (TRAIN, TEST) or the list of outputs
-    (PREDICT)."""
+    (PREDICT). A batch's third element is its examples' weights; class_weight weighs the
+    training batches' examples by their class."""
     if mode == PREDICT:
         xs, _ = model._standardize(batch[0], need_y=False)
         return model._run_batches(list(model.outputs), xs, None, len(xs[0]), False)
-    if len(batch) == 3 and batch[2] is not None:
-        raise NotImplementedError("sample weights (the third element of a generator's "
-                                  "batches) are not in the sandbox's keras")
     xs, ys = model._standardize(batch[0], batch[1] if len(batch) > 1 else None)
+    weights = training_utils.sample_weights(ys, model.output_names,
+                                            batch[2] if len(batch) == 3 else None,
+                                            class_weight if mode == TRAIN else None)
     fetches = [model.total_loss] + model._metric_tensors
     if mode == TRAIN:
         fetches = [model._make_train_function()] + fetches
-    return model._run_batches(fetches, xs, ys, len(xs[0]), mode == TRAIN)
+    return model._run_batches(fetches, xs, ys, len(xs[0]), mode == TRAIN, weights=weights)
 
 
 def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, callbacks=None,
@@ -148,8 +150,6 @@ def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, call
         steps_per_epoch = kwargs.pop("steps")
     if kwargs:
         raise ValueError(f"Invalid arguments passed: {list(kwargs)}")
-    if class_weight is not None:
-        raise NotImplementedError("class_weight is not in the sandbox's keras")
     if mode != PREDICT:
         model._check_compiled()
 
@@ -230,7 +230,7 @@ def model_iteration(model, data, steps_per_epoch=None, epochs=1, verbose=1, call
             batch_logs = {"batch": step, "size": size}
             if mode == TRAIN:
                 callback_list.on_batch_begin(step, batch_logs)
-            values = _run_batch(model, mode, batch)
+            values = _run_batch(model, mode, batch, class_weight)
             if not names and mode != PREDICT:
                 names = set_metric_names()          # a model built by its first batch
                 if progbar is not None:

@@ -12,7 +12,11 @@ check_array_lengths, collect_per_output_metric_info) and the loss part of traini
 """
 import numpy as np
 
-__all__ = ["standardize_arrays", "per_output", "per_output_metrics", "check_array_lengths"]
+from ...ops import array_ops, math_ops, reduction_ops
+from .. import losses as losses_module
+
+__all__ = ["standardize_arrays", "per_output", "per_output_metrics", "check_array_lengths",
+           "weighted_loss", "sample_weights"]
 
 
 def standardize_arrays(data, names, what):
@@ -96,3 +100,53 @@ def per_output_metrics(metrics, names):
         return [list(metrics) for _ in names]
     raise TypeError("Type of `metrics` argument not understood. Expected a list or "
                     f"dictionary, found: {metrics}")
+
+
+def weighted_loss(fn, target, output, weights):
+    """One output's loss with each example weighted (TF 1.15's compiled loss): the examples'
+    losses times their weight, summed over the batch and divided by the number of losses
+    (a Loss object with reduction='sum': only summed). `weights` [batch] is all ones unless
+    fit or evaluate was given sample_weight or class_weight."""
+    is_object = isinstance(fn, losses_module.Loss)
+    losses = fn.call(target, output) if is_object else fn(target, output)
+    rank = losses.get_shape().ndims
+    if rank == 0:                                   # a custom loss that averaged already
+        return losses
+    if rank > 1:                                    # [batch, steps ...]: one weight a row
+        weights = array_ops.reshape(weights, [-1] + [1] * (rank - 1))
+    losses = losses * math_ops.cast(weights, losses.dtype.base_dtype)
+    if is_object and fn.reduction == "sum":
+        return reduction_ops.reduce_sum(losses)
+    return reduction_ops.reduce_mean(losses)
+
+
+def sample_weights(ys, names, sample_weight=None, class_weight=None):
+    """The weight of each example, per output (None where there is none): sample_weight (an
+    array, or a list or dict of them by output) or else class_weight ({class: weight}, or a
+    dict of those by output name), as TF 1.15's standardize_weights computes them."""
+    if sample_weight is None and class_weight is None:
+        return None
+    if sample_weight is not None:
+        if class_weight is not None:
+            print("WARNING: Found both `sample_weight` and `class_weight`: `class_weight` "
+                  "argument will be ignored.")
+        given = per_output(sample_weight, names, "sample_weight") if isinstance(
+            sample_weight, (list, tuple, dict)) else [sample_weight] * len(names)
+        return [None if w is None else np.asarray(w, dtype="float32") for w in given]
+    per = [class_weight.get(name) for name in names] if len(names) > 1 and isinstance(
+        class_weight, dict) and set(class_weight) <= set(names) else [class_weight] * len(names)
+    out = []
+    for y, weights in zip(ys, per):
+        if weights is None:
+            out.append(None)
+            continue
+        y = np.asarray(y)
+        classes = (y.argmax(axis=1) if y.ndim == 2 and y.shape[1] > 1
+                   else y.reshape(len(y))).astype("int64")
+        missing = sorted(set(classes.tolist()) - set(weights))
+        if missing:
+            raise ValueError(f"`class_weight` must contain all classes in the data. The "
+                             f"classes {set(missing)} exist in the data but not in "
+                             "`class_weight`.")
+        out.append(np.array([weights[c] for c in classes.tolist()], dtype="float32"))
+    return out
