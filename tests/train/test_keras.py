@@ -322,3 +322,60 @@ def test_sample_and_class_weights_weigh_the_loss_as_tf():
     np.testing.assert_allclose(h.history["loss"], [2.36179, 1.490506], atol=2e-6)
     assert regression.evaluate(x, targets, sample_weight=sw, verbose=0) == \
         pytest.approx(1.040017, abs=2e-6)
+
+
+def _fixed_weights(model, k=0):
+    """The weights TF's script gave every layer (each weight from a sine)."""
+    for i, layer in enumerate(model.layers):
+        layer.set_weights([
+            (0.5 * np.sin(np.arange(w.size) * 0.37 + 10 * (i + k) + j)).reshape(w.shape)
+            .astype("float32") for j, w in enumerate(layer.get_weights())])
+
+
+def test_a_model_called_on_new_inputs_and_a_frozen_discriminator_train_as_tf():
+    """A Sequential with BatchNormalization inside a functional model (its moving averages
+    updated by the outer fit), and the Keras GAN pattern: a discriminator compiled, then
+    frozen inside the combined model, still learning in its own train_on_batch -- the losses
+    and weights TF 2.15.1's v1 loops gave."""
+    x = np.sin(np.arange(48) * 0.7).reshape(16, 3).astype("float32")
+    y = (np.arange(16) % 2).astype("float32")
+    base = keras.Sequential([keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+                             keras.layers.BatchNormalization(),
+                             keras.layers.Dense(2, activation="tanh")])
+    _fixed_weights(base)
+    inp = keras.Input((3,))
+    model = keras.Model(inp, keras.layers.Dense(1, activation="sigmoid")(base(inp)))
+    _fixed_weights(keras.Sequential([model.layers[-1]]), 5)
+    assert [type(layer).__name__ for layer in model.layers] == ["InputLayer", "Sequential",
+                                                                "Dense"]
+    model.compile(keras.optimizers.SGD(0.3), "binary_crossentropy")
+    history = model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0).history
+    np.testing.assert_allclose(history["loss"], [0.704419, 0.700643], atol=2e-6)
+    np.testing.assert_allclose(base.layers[1].get_weights()[2],           # moving mean
+                               [-0.23859, -0.07281, 0.10285, 0.26482], atol=2e-5)
+    np.testing.assert_allclose(model.predict(x[:3]).ravel(), [0.57509, 0.57679, 0.56383],
+                               atol=2e-5)
+
+    g = keras.Sequential([keras.layers.Dense(3, activation="tanh", input_shape=(2,))])
+    d = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+    _fixed_weights(g, 1)
+    _fixed_weights(d, 2)
+    d.compile(keras.optimizers.SGD(0.5), "binary_crossentropy")
+    d.trainable = False
+    z = keras.Input((2,))
+    gan = keras.Model(z, d(g(z)))
+    gan.compile(keras.optimizers.SGD(0.5), "binary_crossentropy")
+    noise = np.cos(np.arange(16)).reshape(8, 2).astype("float32")
+    losses = []
+    for _ in range(3):
+        fake = g.predict(noise)
+        losses.append(d.train_on_batch(np.concatenate([x[:8], fake]),
+                                       np.concatenate([np.ones(8), np.zeros(8)])))
+        losses.append(gan.train_on_batch(noise, np.ones(8)))
+    np.testing.assert_allclose(losses, [0.601951, 0.80076, 0.626052, 0.773454, 0.652105,
+                                        0.741468], atol=2e-6)
+    np.testing.assert_allclose(d.get_weights()[0].ravel(), [0.502, 0.51022, 0.4712], atol=2e-5)
+    np.testing.assert_allclose(g.get_weights()[0].ravel()[:3], [-0.27003, -0.41235, -0.47949],
+                               atol=2e-5)
+    with pytest.raises(ValueError, match="expects 1 input"):
+        base([inp, inp])

@@ -171,8 +171,34 @@ class Model(Layer):
         return int(sum(np.prod(w.get_shape().as_list()) for w in self.weights))
 
     def __call__(self, inputs, *args, **kwargs):
-        raise NotImplementedError("calling a Model on new inputs (nesting models) is not in "
-                                  "the sandbox's keras")
+        """The model applied to new inputs, as a layer: each of its layers is called again,
+        in order, on what the layers before it made of `inputs` -- with the same weights
+        (a model inside a model: a GAN's generator and discriminator, a pretrained base).
+        Keras records the call, so a Model(inputs, outputs) around it has it as a layer."""
+        if not self.built:
+            raise ValueError(f"Model {self.name} is not built yet: give its first layer an "
+                             "`input_shape` before calling it on new inputs.")
+        new = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if len(new) != len(self.inputs):
+            raise ValueError(f"Model {self.name} expects {len(self.inputs)} input(s), but it "
+                             f"received {len(new)} input tensors.")
+        history = K._state(self._graph)["history"]
+        made = {id(old): tensor for old, tensor in zip(self.inputs, new)}
+
+        def again(tensor):                      # what the layers make of the new inputs
+            if id(tensor) not in made:
+                _, layer, layer_inputs = history[id(tensor)]
+                args = ([again(t) for t in layer_inputs]
+                        if isinstance(layer_inputs, (list, tuple)) else again(layer_inputs))
+                made[id(tensor)] = layer(args)
+            return made[id(tensor)]
+
+        outputs = [again(t) for t in self.outputs]
+        result = outputs[0] if len(outputs) == 1 else outputs
+        self._inbound.append((inputs, result))
+        for output in outputs:
+            K._state(output.graph)["history"][id(output)] = (output, self, inputs)
+        return result
 
     def summary(self, line_length=None, positions=None, print_fn=None):
         if not self.built:
@@ -199,6 +225,10 @@ class Model(Layer):
             self._loss_fn = losses_module.get(loss)
         self._metric_specs = metrics or []
         self._compiled, self._graph_compiled, self._train_op = True, False, None
+        # the weights that training updates are those trainable NOW (TF 1.15 collects them
+        # in compile): a GAN's discriminator, compiled and then frozen (trainable = False)
+        # inside the combined model, still learns in its own train_on_batch
+        self._collected_trainable_weights = self.trainable_weights if self.built else None
         if self.built:
             self._compile_graph()
 
@@ -231,7 +261,7 @@ class Model(Layer):
                     per_output.append(value)
                     term = value if weight == 1.0 else value * float(weight)
                     total = term if total is None else total + term
-                for extra in self.losses:
+                for extra in training_utils.fed_by(self.losses, self.inputs + self.targets):
                     total = total + math_ops.cast(extra, total.dtype.base_dtype)
             self.total_loss = total
             self.metrics_names, self._metric_tensors = ["loss"], []
@@ -264,8 +294,12 @@ class Model(Layer):
     def _make_train_function(self):
         if self._train_op is None:
             with self._graph.as_default(), self._graph.name_scope("training"):
-                step = self.optimizer.get_updates(self.total_loss, self.trainable_weights)
-                self._train_op = group(step, *self.updates)
+                if self._collected_trainable_weights is None:     # built by the first fit
+                    self._collected_trainable_weights = self.trainable_weights
+                step = self.optimizer.get_updates(self.total_loss,
+                                                  self._collected_trainable_weights)
+                self._train_op = group(step, *training_utils.fed_by(
+                    self.updates, self.inputs + self.targets))
         return self._train_op
 
     # -- data ----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ...ops import array_ops, math_ops, reduction_ops
 from .. import losses as losses_module
 
 __all__ = ["standardize_arrays", "per_output", "per_output_metrics", "check_array_lengths",
-           "weighted_loss", "sample_weights"]
+           "weighted_loss", "sample_weights", "fed_by"]
 
 
 def standardize_arrays(data, names, what):
@@ -150,3 +150,23 @@ def sample_weights(ys, names, sample_weight=None, class_weight=None):
                              "`class_weight`.")
         out.append(np.array([weights[c] for c in classes.tolist()], dtype="float32"))
     return out
+
+
+def fed_by(tensors_or_ops, feeds):
+    """The updates (or losses) that a step feeding `feeds` can run: those whose placeholders
+    are all among them. A layer called on several inputs -- inside a model, and again inside
+    a model around it -- holds the updates of every call (a BatchNormalization's moving
+    averages, an activity loss); a model runs those of its own inputs (TF: get_updates_for)."""
+    fed = {id(t.op) for t in feeds}
+    verdict = {}
+
+    def runnable(op):
+        if id(op) not in verdict:
+            verdict[id(op)] = True                       # (a cycle cannot make it False)
+            if op.type in ("Placeholder", "PlaceholderV2"):
+                verdict[id(op)] = id(op) in fed
+            else:
+                verdict[id(op)] = all(runnable(t.op) for t in op.inputs) and \
+                    all(runnable(c) for c in op.control_inputs)
+        return verdict[id(op)]
+    return [x for x in tensors_or_ops if runnable(getattr(x, "op", x))]
