@@ -139,6 +139,21 @@ def _step(cell, x, states, masks):
                     else [new_states])
 
 
+def _take_weight_options(layer, kernel_initializer, recurrent_initializer, bias_initializer,
+                         kernel_regularizer, recurrent_regularizer, bias_regularizer,
+                         kernel_constraint, recurrent_constraint, bias_constraint):
+    """Sets the initializers, regularizers and constraints of a recurrent layer's three weights
+    (kernel, recurrent kernel, bias) -- names resolved as Keras resolves them."""
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.recurrent_initializer = initializers.get(recurrent_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint, layer.recurrent_constraint = kernel_constraint, recurrent_constraint
+    layer.bias_constraint = bias_constraint
+
+
 class _Cell(Layer):
     """What the cells share: Keras's arguments and the three weights."""
     _gates = 1
@@ -154,14 +169,9 @@ class _Cell(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
-        self.bias_constraint = bias_constraint
+        _take_weight_options(self, kernel_initializer, recurrent_initializer, bias_initializer,
+                             kernel_regularizer, recurrent_regularizer, bias_regularizer,
+                             kernel_constraint, recurrent_constraint, bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
 
@@ -614,14 +624,9 @@ class _CuDNNRNN(Layer):
         self.units = int(units)
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.time_major = go_backwards, stateful, time_major
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
-        self.bias_constraint = bias_constraint
+        _take_weight_options(self, kernel_initializer, recurrent_initializer, bias_initializer,
+                             kernel_regularizer, recurrent_regularizer, bias_regularizer,
+                             kernel_constraint, recurrent_constraint, bias_constraint)
         self.supports_masking = False
         self.input_spec = InputSpec(ndim=3)
 
