@@ -62,7 +62,9 @@ def normalize(x, axis=-1, order=2):
     return x / np.expand_dims(l2, axis)
 
 
-def _shape_text(layer):
+def _shape_text(layer, model=None):
+    if model is not None and not getattr(model, "_shapes_known", True):
+        return "multiple"                    # a subclassed model built from data or build()
     try:
         shape = tuple(layer.output.get_shape().as_list())
     except AttributeError:
@@ -89,7 +91,7 @@ def _inbound_names(model, layer):
 
 def _sequential_like(model):
     """A chain: each layer called once, on the previous layer's output (TF's test)."""
-    if type(model).__name__ == "Sequential":
+    if type(model).__name__ == "Sequential" or getattr(model, "_subclassed", False):
         return True
     layers = model.layers
     for previous, layer in zip(layers, layers[1:]):
@@ -133,7 +135,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
     print_fn("=" * line_length)
     layers = model.layers
     for i, layer in enumerate(layers):
-        fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
+        fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer, model),
                   layer.count_params()]
         if chain:
             row(fields)

@@ -53,6 +53,10 @@ def _serialize_value(key, value):
     return value
 
 
+# Attributes that hold layers the layer does not own: what a model's calls went through
+_UNTRACKED = frozenset(("_inbound",))
+
+
 # Keys that TF 2.x writes in layer configs and TF 1.15 did not have; at these values they
 # change nothing, so a TF 2 file loads (other values are not in the sandbox and fail).
 _NEWER_KEYS = {"groups": 1, "keepdims": False, "ragged": False}
@@ -132,6 +136,63 @@ class Layer(_tf_base.Layer):
                                   initializer=initializers.get(initializer),
                                   regularizer=regularizer, trainable=trainable,
                                   constraint=constraints.get(constraint), **kwargs)
+
+    # -- layers inside a layer (a block of layers, a subclassed Model) ---------------------
+    def _nested_layers(self):
+        """The Keras layers this layer holds in its attributes -- directly, or in a list,
+        tuple or dict -- in the order they were set (TF 1.15's Layer tracks them as they are
+        assigned: `self.dense = Dense(8)` in __init__). Their weights, updates and losses are
+        this layer's too, after its own."""
+        found, seen = [], {id(self)}
+        for key, value in vars(self).items():
+            if key in _UNTRACKED:
+                continue
+            if isinstance(value, dict):
+                value = list(value.values())
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(item, Layer) and id(item) not in seen:
+                    seen.add(id(item))
+                    found.append(item)
+        return found
+
+    def _with_nested(self, own, attribute):
+        """`own` (a list), then each nested layer's `attribute`, each item once."""
+        out, seen = list(own), set(map(id, own))
+        for layer in self._nested_layers():
+            for item in getattr(layer, attribute):
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    out.append(item)
+        return out
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        return self._with_nested(self._trainable_weights, "trainable_weights")
+
+    @property
+    def non_trainable_weights(self):
+        if self.trainable:
+            return self._with_nested(self._non_trainable_weights, "non_trainable_weights")
+        return self._with_nested(self._trainable_weights + self._non_trainable_weights,
+                                 "weights")
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    @property
+    def updates(self):
+        return self._with_nested(self._updates, "updates")
+
+    @property
+    def losses(self):
+        return self._with_nested(self._losses, "losses")
 
     # -- what the model and summary() read -------------------------------------------------
     def _last(self, which, attribute):

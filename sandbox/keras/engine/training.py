@@ -43,7 +43,7 @@ from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers
 from ..utils import print_summary
-from . import training_generator, training_utils
+from . import subclassed, training_generator, training_utils
 from .base_layer import Layer
 from .network import map_graph_network
 from .network_config import get_network_config, reconstruct_from_config
@@ -70,11 +70,15 @@ class Model(Layer):
         self._train_op = self._saver = None
         self.stop_training = False
         self.history = None
+        # a subclassed Model: its layers are its attributes and its graph is what call()
+        # builds (engine/subclassed.py), on the first data it is given or called on
+        self._subclassed = inputs is None and type(self).call is not Layer.call
+        self._shapes_known = True           # summary() shows the layers' output shapes
         if inputs is not None:
             self._init_graph_network(inputs, outputs)
         elif type(self) is Model:
-            raise NotImplementedError("subclassed Models are not in the sandbox's keras: "
-                                      "use keras.Model(inputs, outputs) or keras.Sequential")
+            raise ValueError("keras.Model() needs `inputs` and `outputs` (the functional "
+                             "API), or subclass it and define `call` (a subclassed model)")
 
     # -- the network ---------------------------------------------------------------------------
     def _init_graph_network(self, inputs, outputs):
@@ -93,11 +97,16 @@ class Model(Layer):
 
     @property
     def output_names(self):
+        if self._subclassed:                       # no layer of the model makes them
+            return [f"output_{i + 1}" for i in range(len(self.outputs))]
         return [self._layer_of(t).name for t in self.outputs]
+
+    def _model_layers(self):
+        return self._nested_layers() if self._subclassed else self._layers
 
     @property
     def layers(self):
-        return list(self._layers)
+        return list(self._model_layers())
 
     def _one_or_list(self, tensors, what):
         if not tensors:
@@ -144,10 +153,14 @@ class Model(Layer):
 
     @property
     def trainable_weights(self):
+        if self._subclassed:                       # its own weights, then its layers'
+            return Layer.trainable_weights.fget(self)
         return self._gather("trainable_weights") if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        if self._subclassed:
+            return Layer.non_trainable_weights.fget(self)
         if self.trainable:
             return self._gather("non_trainable_weights")
         return self._gather("weights")
@@ -161,10 +174,14 @@ class Model(Layer):
 
     @property
     def losses(self):
+        if self._subclassed:
+            return Layer.losses.fget(self)
         return [loss for layer in self._layers for loss in layer.losses]
 
     @property
     def updates(self):
+        if self._subclassed:
+            return Layer.updates.fget(self)
         return [update for layer in self._layers for update in layer.updates]
 
     def count_params(self):
@@ -174,7 +191,10 @@ class Model(Layer):
         """The model applied to new inputs, as a layer: each of its layers is called again,
         in order, on what the layers before it made of `inputs` -- with the same weights
         (a model inside a model: a GAN's generator and discriminator, a pretrained base).
-        Keras records the call, so a Model(inputs, outputs) around it has it as a layer."""
+        Keras records the call, so a Model(inputs, outputs) around it has it as a layer.
+        A subclassed model runs its call() (engine/subclassed.py)."""
+        if self._subclassed:
+            return subclassed.call_model(self, inputs, *args, **kwargs)
         if not self.built:
             raise ValueError(f"Model {self.name} is not built yet: give its first layer an "
                              "`input_shape` before calling it on new inputs.")
@@ -302,6 +322,13 @@ class Model(Layer):
                     self.updates, self.inputs + self.targets))
         return self._train_op
 
+    def build(self, input_shape=None):
+        """A subclassed model: builds call() on placeholders of `input_shape` (batch axis
+        first). A functional model is built already."""
+        if self._subclassed:
+            subclassed.build(self, input_shape)
+        self.built = True
+
     # -- data ----------------------------------------------------------------------------------
     def _build_from_data(self, x):
         raise ValueError("This model has not yet been built: give its first layer an "
@@ -313,7 +340,11 @@ class Model(Layer):
         if x is None:
             raise ValueError("Please provide as model inputs a single array or a list of "
                              "arrays.")
-        if not self.built:
+        if self._subclassed and not self.inputs:
+            arrays = x if isinstance(x, (list, tuple)) else [x]
+            subclassed.build_from_data(self, training_utils.standardize_arrays(
+                x, [f"input_{i + 1}" for i in range(len(arrays))], "input"))
+        elif not self.built:
             xs = training_utils.standardize_arrays(x, ["input"], "input")
             self._build_from_data(xs[0])
         xs = training_utils.standardize_arrays(x, self.input_names, "input")
@@ -601,6 +632,11 @@ class Model(Layer):
     # -- config ------------------------------------------------------------------------------
     def get_config(self):
         """The functional model's layers and connections (engine/network_config.py)."""
+        if self._subclassed:
+            raise NotImplementedError(
+                f"{type(self).__name__} is a subclassed model: its graph is the code of its "
+                "`call`, which has no config. Save its weights (save_weights) and make it "
+                "again with its class.")
         from ..layers.serialization import serialize
         return get_network_config(self, serialize)
 

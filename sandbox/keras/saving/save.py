@@ -25,9 +25,12 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
     if save_format not in ("h5", "hdf5", "keras"):
         raise ValueError(f"Unknown format \"{save_format}\". Was expecting one of "
                          '{"tf", "h5"}.')
-    if type(model).__name__ not in ("Model", "Sequential") and not model.inputs:
-        raise NotImplementedError("Saving the model to HDF5 format requires the model to be a "
-                                  "Functional model or a Sequential model.")
+    if getattr(model, "_subclassed", False):
+        raise NotImplementedError(
+            "Saving the model to HDF5 format requires the model to be a Functional model or a "
+            "Sequential model. It does not work for subclassed models, because such models "
+            "are defined via the body of a Python method, which isn't safely serializable. "
+            "Use `save_weights` (and make the model again with its class to load them).")
     save_model_to_hdf5(model, filepath, overwrite, include_optimizer)
 
 
