@@ -36,6 +36,8 @@ from .ops.state_ops import batch_scatter_update  # noqa: F401  (TF 1.15's tf.bat
 from .ops.variables import *                         # noqa: F401,F403
 from .ops.lookup_ops import tables_initializer, initialize_all_tables  # noqa: F401
 from .ops.gradients import gradients, AggregationMethod, UnconnectedGradients
+from .ops.gradient_tape import GradientTape
+from .ops.module import Module
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.basic_math_ops import *                    # noqa: F401,F403  tf.exp, tf.maximum ...
 from .ops.comparison_ops import *                    # noqa: F401,F403  tf.equal, tf.where ...

@@ -83,17 +83,17 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 13:36 UTC
+# pinned 2026-11-28 16:05 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
     ConditionalAccumulator ConditionalAccumulatorBase ConfigProto DType DeviceSpec Dimension
     Event FIFOQueue FixedLenFeature FixedLenSequenceFeature FixedLengthRecordReader GIT_VERSION
     GPUOptions GRAPH_DEF_VERSION GRAPH_DEF_VERSION_MIN_CONSUMER GRAPH_DEF_VERSION_MIN_PRODUCER
-    Graph GraphDef GraphKeys GraphOptions HistogramProto IdentityReader IndexedSlices
-    IndexedSlicesSpec InteractiveSession LogMessage MONOLITHIC_BUILD MetaGraphDef NameAttrList
-    NoGradient NodeDef NotDifferentiable OpError Operation OptimizerOptions OptionalSpec
-    PaddingFIFOQueue Print PriorityQueue QUANTIZED_DTYPES QueueBase RandomShuffleQueue
-    ReaderBase RegisterGradient RunMetadata RunOptions Session SessionLog
+    GradientTape Graph GraphDef GraphKeys GraphOptions HistogramProto IdentityReader
+    IndexedSlices IndexedSlicesSpec InteractiveSession LogMessage MONOLITHIC_BUILD MetaGraphDef
+    Module NameAttrList NoGradient NodeDef NotDifferentiable OpError Operation OptimizerOptions
+    OptionalSpec PaddingFIFOQueue Print PriorityQueue QUANTIZED_DTYPES QueueBase
+    RandomShuffleQueue ReaderBase RegisterGradient RunMetadata RunOptions Session SessionLog
     SparseConditionalAccumulator SparseFeature SparseTensor SparseTensorSpec SparseTensorValue
     Summary SummaryMetadata TFRecordReader Tensor TensorArray TensorArraySpec TensorInfo
     TensorShape TensorSpec TextLineReader TypeSpec UnconnectedGradients VERSION VarLenFeature
