@@ -26,6 +26,8 @@ the wire format depends on:
                         trainable = 7
     BundleHeaderProto   the `.index` file's header entry (tensor_bundle.py)
     BundleEntryProto    one tensor's place in the `.data-?????-of-?????` file
+    TrackableObjectGraph  an object-based checkpoint's objects, their children, the
+                        checkpoint key of each variable's value, and the optimizers' slots
 
 Fields of TF's messages the sandbox never fills (MetaInfoDef.stripped_op_list, the
 object_graph_def of TF-2 SavedModels, composite tensors) are not declared: the library keeps
@@ -42,7 +44,7 @@ from tensorboardX.proto import graph_pb2, tensor_pb2, tensor_shape_pb2, types_pb
 
 __all__ = ["SavedModel", "MetaGraphDef", "CollectionDef", "TensorInfo", "SignatureDef",
            "AssetFileDef", "SaverDef", "VariableDef", "SaveSliceInfoDef", "BundleHeaderProto",
-           "BundleEntryProto", "TensorSliceProto"]
+           "BundleEntryProto", "TensorSliceProto", "TrackableObjectGraph"]
 
 _PACKAGE = "sandbox.saved_model"
 _F = descriptor_pb2.FieldDescriptorProto
@@ -126,6 +128,21 @@ _MESSAGES = {
     "TensorSliceProto": [("extent", 1, "TensorSliceProto.Extent", "repeated")],
     "TensorSliceProto.Extent": [("start", 1, "int64", ""),
                                 ("length", 2, "int64", "oneof:has_length")],
+    # an object-based checkpoint's graph of objects (train/checkpoint.py)
+    "TrackableObjectGraph": [("nodes", 1, "TrackableObjectGraph.TrackableObject", "repeated")],
+    "TrackableObjectGraph.TrackableObject": [
+        ("children", 1, "TrackableObjectGraph.TrackableObject.ObjectReference", "repeated"),
+        ("attributes", 2, "TrackableObjectGraph.TrackableObject.SerializedTensor", "repeated"),
+        ("slot_variables", 3, "TrackableObjectGraph.TrackableObject.SlotVariableReference",
+         "repeated")],
+    "TrackableObjectGraph.TrackableObject.ObjectReference": [("node_id", 1, "int32", ""),
+                                                             ("local_name", 2, "string", "")],
+    "TrackableObjectGraph.TrackableObject.SerializedTensor": [
+        ("name", 1, "string", ""), ("full_name", 2, "string", ""),
+        ("checkpoint_key", 3, "string", "")],
+    "TrackableObjectGraph.TrackableObject.SlotVariableReference": [
+        ("original_variable_node_id", 1, "int32", ""), ("slot_name", 2, "string", ""),
+        ("slot_variable_node_id", 3, "int32", "")],
 }
 
 
@@ -216,3 +233,4 @@ SaveSliceInfoDef = _CLASSES["SaveSliceInfoDef"]
 BundleHeaderProto = _CLASSES["BundleHeaderProto"]
 BundleEntryProto = _CLASSES["BundleEntryProto"]
 TensorSliceProto = _CLASSES["TensorSliceProto"]
+TrackableObjectGraph = _CLASSES["TrackableObjectGraph"]

@@ -162,6 +162,18 @@ class Optimizer:
         found.extend(self._tf_optimizer.get_slot(var, slot) for slot, var in pairs)
         return [v for v in found if v is not None]
 
+    def _checkpoint_dependencies(self):
+        """What tf.train.Checkpoint saves of it: 'iter', then its other own variables."""
+        if self.iterations is None:
+            return []
+        return [("iter", self.iterations)] + [(name, getattr(self, name))
+                                              for name in self._extra_weights]
+
+    def _checkpoint_slots(self, variables):
+        if self._tf_optimizer is None:
+            return []
+        return self._tf_optimizer._checkpoint_slots(variables)
+
     def get_weights(self):
         return K.batch_get_value(self.weights)
 

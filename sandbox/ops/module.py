@@ -103,6 +103,11 @@ class Module:
                     visit(vars(module)[key], 0)
         return found
 
+    def _checkpoint_dependencies(self):
+        """What tf.train.Checkpoint saves of it: its attributes, by name, in the order set."""
+        return [(key, value) for key, value in vars(self).items()
+                if key not in ("_name", "_scope_name")]
+
     @classmethod
     def with_name_scope(cls, method):
         """A method decorator: the method's ops are built in the module's name scope."""

@@ -30,6 +30,7 @@ from .monitored_session import Scaffold, MonitoredTrainingSession, SessionCreato
 from .supervisor import Supervisor
 from .sync_replicas_optimizer import SyncReplicasOptimizer
 from .saver import Saver, SaverDef, export_meta_graph, import_meta_graph
+from .checkpoint import Checkpoint, CheckpointManager
 from .checkpoint_management import latest_checkpoint, get_checkpoint_state, \
     checkpoint_exists, get_checkpoint_mtimes, update_checkpoint_state, \
     generate_checkpoint_state_proto, remove_checkpoint, meta_graph_filename, list_variables, \
@@ -59,7 +60,7 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "FeedFnHook", "SessionManager", "Scaffold", "MonitoredTrainingSession",
            "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator", "MonitoredSession",
            "SingularMonitoredSession", "Supervisor", "SyncReplicasOptimizer",
-           "Saver", "SaverDef", "export_meta_graph", "import_meta_graph", "latest_checkpoint",
+           "Saver", "SaverDef", "Checkpoint", "CheckpointManager", "export_meta_graph", "import_meta_graph", "latest_checkpoint",
            "get_checkpoint_state", "checkpoint_exists",
            "get_checkpoint_mtimes", "update_checkpoint_state", "generate_checkpoint_state_proto",
            "remove_checkpoint", "meta_graph_filename", "list_variables", "load_variable",

@@ -213,6 +213,19 @@ class Optimizer:
             found.extend(v for v in slots.values() if v.graph is current)
         return sorted(found, key=lambda v: v.name)
 
+    # -- what tf.train.Checkpoint saves of it (train/checkpoint.py) ---------------------
+    def _checkpoint_dependencies(self):
+        """Its own variables, by name ('beta1_power'), in the default graph."""
+        current = get_default_graph()
+        return [(name, v) for (name, graph), v in sorted(self._non_slot_dict.items(),
+                                                          key=lambda item: item[0][0])
+                if graph is current]
+
+    def _checkpoint_slots(self, variables):
+        """(slot name, variable, its slot) for each of `variables` that has slots."""
+        return [(name, var, slot) for name in self.get_slot_names() for var in variables
+                for slot in [self.get_slot(var, name)] if slot is not None]
+
     def _slot_dict(self, slot_name):
         return self._slots.setdefault(slot_name, {})
 

@@ -194,6 +194,22 @@ class Layer(_tf_base.Layer):
     def losses(self):
         return self._with_nested(self._losses, "losses")
 
+    def _checkpoint_dependencies(self):
+        """What tf.train.Checkpoint saves of it (train/checkpoint.py): the layers (and lists
+        of layers) in its attributes, by attribute name, then its own weights by their names
+        ('kernel', 'bias'), as TF's tracking names them."""
+        deps = []
+        for key, value in vars(self).items():
+            if key in _UNTRACKED:
+                continue
+            items = list(value.values()) if isinstance(value, dict) else \
+                value if isinstance(value, (list, tuple)) else [value]
+            if items and any(isinstance(item, Layer) for item in items):
+                deps.append((key, value))
+        for weight in self._trainable_weights + self._non_trainable_weights:
+            deps.append((weight.op.name.rsplit("/", 1)[-1], weight))
+        return deps
+
     # -- what the model and summary() read -------------------------------------------------
     def _last(self, which, attribute):
         if not self._inbound:

@@ -184,6 +184,20 @@ class Model(Layer):
             return Layer.updates.fget(self)
         return [update for layer in self._layers for update in layer.updates]
 
+    def _checkpoint_dependencies(self):
+        """What tf.train.Checkpoint saves of it: a subclassed model's layers by attribute,
+        a functional model's as TF 1.15 tracks them ('layer_with_weights-0' for each layer
+        with weights, then 'layer-0' for each layer); then the optimizer, once compiled."""
+        if self._subclassed:
+            deps = Layer._checkpoint_dependencies(self)
+        else:
+            weighted = [layer for layer in self._layers if layer.weights]
+            deps = [(f"layer_with_weights-{i}", layer) for i, layer in enumerate(weighted)]
+            deps += [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)]
+        if self.optimizer is not None:
+            deps.append(("optimizer", self.optimizer))
+        return deps
+
     def count_params(self):
         return int(sum(np.prod(w.get_shape().as_list()) for w in self.weights))
 
