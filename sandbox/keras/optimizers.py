@@ -166,8 +166,12 @@ class Optimizer:
         """What tf.train.Checkpoint saves of it: 'iter', then its other own variables."""
         if self.iterations is None:
             return []
-        return [("iter", self.iterations)] + [(name, getattr(self, name))
-                                              for name in self._extra_weights]
+        deps = [("iter", self.iterations)]
+        lr = self.__dict__.get("_lr_var")
+        if lr is not None and lr.graph is self.iterations.graph:
+            deps.append(("learning_rate", lr))
+        # (TF's keeps decay, momentum ... as variables too; here they are numbers)
+        return deps + [(name, getattr(self, name)) for name in self._extra_weights]
 
     def _checkpoint_slots(self, variables):
         if self._tf_optimizer is None:

@@ -40,7 +40,7 @@ from ..ops.constant_op import placeholder
 from ..ops.variables import Variable, variables_initializer
 from . import checkpoint_management
 
-__all__ = ["Checkpoint", "CheckpointManager"]
+__all__ = ["Checkpoint", "CheckpointManager", "ObjectGraphSaver"]
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
@@ -121,13 +121,51 @@ def _session(session, what):
     return session
 
 
+class ObjectGraphSaver:
+    """Writes and restores what `root` reaches, keyed by path from it: a Checkpoint's
+    engine, and Keras's save_weights in TensorFlow's format (the model is the root)."""
+
+    def __init__(self, root):
+        self._root = root
+        self._writers = {}
+
+    def write(self, file_prefix, session):
+        """Writes the checkpoint `file_prefix` (its .index and .data files); returns it."""
+        keyed, graph = _keyed_variables(self._root)
+        keys = sorted(keyed)
+        writer = self._writers.get((id(session.graph), tuple(keys)))
+        if writer is None:
+            with session.graph.as_default(), session.graph.name_scope("save"):
+                prefix = placeholder(dtypes.string, [], name="file_prefix")
+                objects = placeholder(dtypes.string, [], name="object_graph")
+                tensors = [keyed[k]._ref() for k in keys] + [objects]
+                op = io_ops.save_v2(prefix, keys + [OBJECT_GRAPH_KEY], [""] * len(tensors),
+                                    tensors)
+            writer = self._writers[(id(session.graph), tuple(keys))] = (prefix, objects, op)
+        prefix, objects, op = writer
+        directory = os.path.dirname(str(file_prefix))
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        session.run(op, {prefix: str(file_prefix), objects: graph.SerializeToString()})
+        return str(file_prefix)
+
+    def restore(self, save_path):
+        return _CheckpointLoadStatus(self._root, str(save_path))
+
+
+def is_object_based(save_path):
+    """Whether the checkpoint `save_path` was written by object (it has the graph of them)."""
+    reader = checkpoint_management.load_checkpoint(save_path)
+    return reader.has_tensor(OBJECT_GRAPH_KEY)
+
+
 class Checkpoint:
     """Groups trackable objects, saved and restored by their paths (see the module)."""
 
     def __init__(self, **kwargs):
         object.__setattr__(self, "_deps", {})
         object.__setattr__(self, "_save_counter", None)
-        object.__setattr__(self, "_writers", {})
+        object.__setattr__(self, "_saver", ObjectGraphSaver(self))
         for name, value in sorted(kwargs.items(), key=lambda item: item[0]):
             setattr(self, name, value)
 
@@ -160,24 +198,7 @@ class Checkpoint:
     # -- saving ------------------------------------------------------------------------------------
     def write(self, file_prefix, session=None):
         """Writes the checkpoint `file_prefix` (its .index and .data files); returns it."""
-        session = _session(session, "Checkpoint.write")
-        keyed, graph = _keyed_variables(self)
-        keys = sorted(keyed)
-        writer = self._writers.get((id(session.graph), tuple(keys)))
-        if writer is None:
-            with session.graph.as_default(), session.graph.name_scope("save"):
-                prefix = placeholder(dtypes.string, [], name="file_prefix")
-                objects = placeholder(dtypes.string, [], name="object_graph")
-                tensors = [keyed[k]._ref() for k in keys] + [objects]
-                op = io_ops.save_v2(prefix, keys + [OBJECT_GRAPH_KEY], [""] * len(tensors),
-                                    tensors)
-            writer = self._writers[(id(session.graph), tuple(keys))] = (prefix, objects, op)
-        prefix, objects, op = writer
-        directory = os.path.dirname(str(file_prefix))
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-        session.run(op, {prefix: str(file_prefix), objects: graph.SerializeToString()})
-        return str(file_prefix)
+        return self._saver.write(file_prefix, _session(session, "Checkpoint.write"))
 
     def save(self, file_prefix, session=None):
         """save_counter += 1, then writes '<file_prefix>-<save_counter>' and names it the
@@ -196,7 +217,7 @@ class Checkpoint:
         run its ops with status.run_restore_ops(sess) or status.initialize_or_restore(sess)."""
         if save_path is None:
             return _InitializationOnlyStatus(self)
-        return _CheckpointLoadStatus(self, str(save_path))
+        return self._saver.restore(save_path)
 
 
 class _CheckpointLoadStatus:
@@ -217,7 +238,8 @@ class _CheckpointLoadStatus:
         """Assigns the saved values to the variables that exist now."""
         session = _session(session, "run_restore_ops")
         matched, _ = self._matched()
-        if self._root.save_counter is None and "save_counter/" + _VALUE in self._saved:
+        if isinstance(self._root, Checkpoint) and self._root.save_counter is None and \
+                "save_counter/" + _VALUE in self._saved:
             self._root._make_save_counter(session)       # restored too, as TF does
             matched["save_counter/" + _VALUE] = self._root.save_counter
         keys = sorted(matched)

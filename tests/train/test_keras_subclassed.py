@@ -99,15 +99,19 @@ def test_the_first_fit_builds_it_with_tensorflows_names(tmp_path, capsys):
     expected = model.predict(x[:4])
     model.save_weights(str(tmp_path / "w.h5"))
     model.save_weights(str(tmp_path / "ckpt"))
-    again = Net()                        # HDF5: by the order of the layers, in any graph
-    again.build((None, 5))
-    again.load_weights(str(tmp_path / "w.h5"))
-    np.testing.assert_allclose(again.predict(x[:4]), expected, rtol=1e-6)
-    keras.backend.clear_session()        # a checkpoint: by name, in a new program's graph
-    again = Net()
-    again.build((None, 5))
-    again.load_weights(str(tmp_path / "ckpt"))
-    np.testing.assert_allclose(again.predict(x[:4]), expected, rtol=1e-6)
+    for path in ("w.h5", "ckpt"):        # by the order of the layers / by the attributes
+        again = Net()                    # (a second copy: other variable names)
+        again.build((None, 5))
+        again.load_weights(str(tmp_path / path))
+        np.testing.assert_allclose(again.predict(x[:4]), expected, rtol=1e-6)
+    keys = [name for name, _ in tf.train.list_variables(str(tmp_path / "ckpt"))]
+    assert keys[:3] == ["_CHECKPOINTABLE_OBJECT_GRAPH",   # TF's keys (its optimizer has
+                        "blocks/0/bn/beta/.ATTRIBUTES/VARIABLE_VALUE",  # decay, momentum
+                        "blocks/0/bn/gamma/.ATTRIBUTES/VARIABLE_VALUE"]  # too)
+    assert keys[-4:] == ["optimizer/iter/.ATTRIBUTES/VARIABLE_VALUE",
+                         "optimizer/learning_rate/.ATTRIBUTES/VARIABLE_VALUE",
+                         "out/bias/.ATTRIBUTES/VARIABLE_VALUE",
+                         "out/kernel/.ATTRIBUTES/VARIABLE_VALUE"]
 
 
 def test_a_subclassed_model_called_on_an_input_is_a_layer_of_a_functional_model(capsys):

@@ -24,10 +24,9 @@ training.py: `_set_inputs`, `_set_output_attrs`) runs a Model whose graph is Pyt
     model.outputs, as TF's __call__ sets them. Its outputs are named 'output_1', ...
   * Later calls build call() again on the new inputs, with the same weights.
   * It has no config: get_config, to_json and save() to HDF5 raise NotImplementedError, as
-    in TF; save_weights / load_weights work. An HDF5 file of weights loads by the order of
-    the layers; a checkpoint (save_weights' TensorFlow format) loads by the variables' names
-    -- TF 1.15's is object-based -- so load it into the model made again in a new program
-    (or after keras.backend.clear_session()), where the names are the same.
+    in TF; save_weights / load_weights work: an HDF5 file of weights loads by the order of
+    the layers, a checkpoint (TensorFlow's format) by the model's attributes
+    (train/checkpoint.py), so into a second copy of the model too.
 """
 from ...framework.graph import get_default_graph
 from ...ops import variable_scope as vs

@@ -29,6 +29,7 @@ Models of several inputs and outputs (keras.Model([a, b], [out1, out2])) take li
 (by layer name) of arrays, and compile takes a loss per output (engine/training_utils.py);
 engine/network.py finds the layers between the inputs and the outputs.
 """
+import os
 import time
 
 import numpy as np
@@ -701,10 +702,14 @@ class Model(Layer):
         if save_format not in ("tf", "tensorflow"):
             raise ValueError(f"Unknown format \"{save_format}\". Was expecting one of "
                              '{"tf", "h5"}.')
+        # TF's format: an object-based checkpoint with the model as its root (keys such as
+        # 'layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE'), named the latest of its
+        # directory, as TF 1.15's Keras writes it
+        from ...train import checkpoint, checkpoint_management
         with self._graph.as_default():
-            saver = self._get_saver()
-            saver.save(K.get_session(), str(filepath), write_meta_graph=False,
-                       write_state=False)
+            path = checkpoint.ObjectGraphSaver(self).write(str(filepath), K.get_session())
+        checkpoint_management.update_checkpoint_state(
+            os.path.dirname(path) or ".", path, [path], save_relative_paths=True)
 
     def load_weights(self, filepath, by_name=False):
         """Reads the weights back from the checkpoint `filepath` (as save_weights wrote it),
@@ -717,6 +722,10 @@ class Model(Layer):
         if by_name:
             raise NotImplementedError("Weights may only be loaded by name from HDF5 files "
                                       "(.h5), not from TensorFlow checkpoints.")
+        from ...train import checkpoint
         with self._graph.as_default():
-            saver = self._get_saver()
-            saver.restore(K.get_session(), str(filepath))
+            if checkpoint.is_object_based(str(filepath)):      # by the model's objects
+                checkpoint.ObjectGraphSaver(self).restore(str(filepath)).run_restore_ops(
+                    K.get_session())
+            else:                                             # an older, name-based one
+                self._get_saver().restore(K.get_session(), str(filepath))
