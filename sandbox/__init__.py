@@ -38,6 +38,7 @@ from .ops.lookup_ops import tables_initializer, initialize_all_tables  # noqa: F
 from .ops.gradients import gradients, AggregationMethod, UnconnectedGradients
 from .ops.gradient_tape import GradientTape
 from .ops.module import Module
+from .ops.def_function import function
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.basic_math_ops import *                    # noqa: F401,F403  tf.exp, tf.maximum ...
 from .ops.comparison_ops import *                    # noqa: F401,F403  tf.equal, tf.where ...

@@ -22,10 +22,10 @@ from ..framework import dtypes as _dtypes
 from ..framework.graph import get_default_graph
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .func_graph import assert_same_structure, flatten, pack_sequence_as
+from .func_graph import FuncGraph, assert_same_structure, flatten, pack_sequence_as
 from .while_v2 import while_loop
 
-__all__ = ["map_fn", "foldl", "foldr", "scan"]
+__all__ = ["map_fn", "foldl", "foldr", "scan", "vectorized_map"]
 
 
 # -- shared pieces ----------------------------------------------------------------------------
@@ -136,6 +136,25 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         _, accs = _loop(lambda i, _: i < n, compute, (constant(0), accs), n,
                         parallel_iterations or 10, back_prop, swap_memory)
         return pack_sequence_as(out_structure, _stacked(accs, n_static))
+
+
+def vectorized_map(fn, elems):
+    """fn applied to each element of `elems` (along axis 0), the results stacked -- TF's
+    parallel_for.vectorized_map. TensorFlow vectorizes fn's ops (pfor) to compute every
+    element at once; the sandbox runs map_fn's loop: the same values, one element at a time.
+    The structure and dtypes of fn's result are learned by building fn once on a placeholder
+    element in a scratch function graph (which captures what fn uses of this graph)."""
+    from .constant_op import placeholder
+    _check_callable(fn)
+    flat = _flat_elems(elems)
+    probe = FuncGraph("vectorized_map_probe", get_default_graph())
+    with probe.building():
+        sample = pack_sequence_as(elems, [placeholder(e.dtype.base_dtype, e.get_shape()[1:])
+                                          for e in flat])
+        out = fn(sample)
+        out_dtypes = pack_sequence_as(out, [convert_to_tensor(t).dtype.base_dtype
+                                            for t in flatten(out)])
+    return map_fn(fn, elems, dtype=out_dtypes, name="vectorized_map")
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

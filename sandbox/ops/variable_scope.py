@@ -37,7 +37,7 @@ from .variables import SaveSliceInfo, Variable, VariableSynchronization
 
 __all__ = ["get_variable", "get_local_variable", "variable_scope", "get_variable_scope",
            "VariableScope", "AUTO_REUSE", "no_regularizer", "create_partitioned_variables",
-           "variable_op_scope"]
+           "variable_op_scope", "variable_creator_scope"]
 
 
 class _ReuseMode(enum.Enum):
@@ -744,3 +744,19 @@ def variable_op_scope(values, name_or_scope, default_name=None, initializer=None
                         custom_getter=custom_getter, reuse=reuse, dtype=dtype,
                         use_resource=use_resource, constraint=constraint) as scope:
         yield scope
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Inside it, every tf.Variable (so every get_variable and Keras weight too) is made by
+    variable_creator(next_creator, **kwargs): it may change the arguments (a name, a device,
+    trainable), wrap what next_creator(**kwargs) returns, or make something else -- TF's
+    scope of the same name (ops/variable_scope.py). Scopes nest: the innermost creator is
+    called first, and its next_creator is the next one out."""
+    from .variables import variable_creator_stack
+    stack = variable_creator_stack(get_default_graph())
+    stack.append(variable_creator)
+    try:
+        yield
+    finally:
+        stack.remove(variable_creator)

@@ -17,6 +17,7 @@ checks them and keeps them on the variable, as TF does without a strategy; ON_RE
 variable non-trainable by default.
 """
 import enum
+import inspect
 
 import numpy as np
 
@@ -100,7 +101,36 @@ class SaveSliceInfo:
         return f"<SaveSliceInfo {self.full_name!r} {self.spec!r}>"
 
 
-class Variable:
+class _VariableMetaclass(type):
+    """Makes `tf.Variable(...)` go through the variable creators of the default graph's
+    `tf.variable_creator_scope`s, innermost first (TF's VariableMetaclass): each is called as
+    creator(next_creator, **kwargs) with every argument of Variable by name, and
+    next_creator(**kwargs) calls the next one out -- the last one makes the variable."""
+
+    def __call__(cls, *args, **kwargs):
+        stack = variable_creator_stack(get_default_graph())
+        if not stack:
+            return super().__call__(*args, **kwargs)
+        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = {k: v for k, v in bound.arguments.items() if k != "self"}
+
+        def creator_at(depth):
+            def next_creator(**kw):
+                if depth < 0:
+                    return type.__call__(cls, **kw)
+                return stack[depth](creator_at(depth - 1), **kw)
+            return next_creator
+
+        return creator_at(len(stack) - 1)(**arguments)
+
+
+def variable_creator_stack(graph):
+    """The graph's variable creators (tf.variable_creator_scope), outermost first."""
+    return graph.__dict__.setdefault("_variable_creator_stack", [])
+
+
+class Variable(metaclass=_VariableMetaclass):
     """A tensor whose value persists across Session.run calls, stored on the task it is
     placed on."""
 
