@@ -83,7 +83,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 16:35 UTC
+# pinned 2026-11-28 16:50 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
     ConditionalAccumulator ConditionalAccumulatorBase ConfigProto DType DeviceSpec Dimension
@@ -113,65 +113,66 @@ tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLA
     convert_to_tensor convert_to_tensor_or_indexed_slices convert_to_tensor_or_sparse_tensor cos
     cosh count_nonzero count_up_to create_partitioned_variables cross cumprod cumsum
     custom_gradient decode_base64 decode_compressed decode_csv decode_json_example decode_raw
-    depth_to_space dequantize deserialize_many_sparse device diag diag_part digamma
-    dimension_at_index dimension_value disable_control_flow_v2 disable_eager_execution
-    disable_resource_variables disable_tensor_equality disable_v2_behavior
-    disable_v2_tensorshape div div_no_nan divide double dynamic_partition dynamic_stitch
-    edit_distance einsum enable_control_flow_v2 enable_eager_execution enable_resource_variables
-    enable_tensor_equality enable_v2_behavior enable_v2_tensorshape encode_base64 ensure_shape
-    equal erf erfc executing_eagerly exp expand_dims expm1 extract_image_patches
-    extract_volume_patches eye fake_quant_with_min_max_args
+    delete_session_tensor depth_to_space dequantize deserialize_many_sparse device diag
+    diag_part digamma dimension_at_index dimension_value disable_control_flow_v2
+    disable_eager_execution disable_resource_variables disable_tensor_equality
+    disable_v2_behavior disable_v2_tensorshape div div_no_nan divide double dynamic_partition
+    dynamic_stitch edit_distance einsum enable_control_flow_v2 enable_eager_execution
+    enable_resource_variables enable_tensor_equality enable_v2_behavior enable_v2_tensorshape
+    encode_base64 ensure_shape equal erf erfc executing_eagerly exp expand_dims expm1
+    extract_image_patches extract_volume_patches eye fake_quant_with_min_max_args
     fake_quant_with_min_max_args_gradient fake_quant_with_min_max_vars
     fake_quant_with_min_max_vars_gradient fake_quant_with_min_max_vars_per_channel
     fake_quant_with_min_max_vars_per_channel_gradient fft fft2d fft3d fill fingerprint
     fixed_size_partitioner float16 float32 float64 floor floor_div floordiv floormod foldl foldr
     function gather gather_nd get_collection get_collection_ref get_default_graph
-    get_default_session get_local_variable get_logger get_seed get_static_value get_variable
-    get_variable_scope global_norm global_variables global_variables_initializer
-    glorot_normal_initializer glorot_uniform_initializer grad_pass_through gradients greater
-    greater_equal group guarantee_const half hessians histogram_fixed_width
-    histogram_fixed_width_bins identity identity_n ifft ifft2d ifft3d igamma igammac imag
-    import_graph_def init_scope initialize_all_tables initialize_all_variables
-    initialize_local_variables initialize_variables int16 int32 int64 int8 invert_permutation
-    is_finite is_inf is_nan is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor
-    is_variable_initialized lbeta less less_equal lgamma lin_space linspace local_variables
-    local_variables_initializer log log1p log_sigmoid logical_and logical_not logical_or
-    logical_xor make_ndarray make_template make_tensor_proto map_fn matching_files matmul
-    matrix_band_part matrix_determinant matrix_diag matrix_diag_part matrix_inverse
-    matrix_set_diag matrix_solve matrix_solve_ls matrix_square_root matrix_transpose
-    matrix_triangular_solve maximum meshgrid min_max_variable_partitioner minimum mod
-    model_variables moving_average_variables multinomial multiply name_scope negative newaxis
-    no_gradient no_op no_regularizer norm not_equal numpy_function one_hot ones ones_initializer
-    ones_like op_scope orthogonal_initializer pad parallel_stack parse_example
-    parse_single_example parse_single_sequence_example parse_tensor placeholder
-    placeholder_with_default polygamma pow print py_func py_function qint16 qint32 qint8 qr
-    quantize quantize_v2 quantized_concat quint16 quint8 random_crop random_gamma random_normal
-    random_normal_initializer random_poisson random_shuffle random_uniform
-    random_uniform_initializer range rank read_file real realdiv reciprocal recompute_grad
-    reduce_all reduce_any reduce_join reduce_logsumexp reduce_max reduce_mean reduce_min
-    reduce_prod reduce_sum regex_replace register_tensor_conversion_function repeat
-    report_uninitialized_variables required_space_to_batch_paddings reset_default_graph reshape
-    resource resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round
-    rsqrt saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min
-    scatter_mul scatter_nd scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub
-    scatter_update searchsorted segment_max segment_mean segment_min segment_prod segment_sum
-    self_adjoint_eig self_adjoint_eigvals sequence_mask serialize_many_sparse serialize_sparse
-    serialize_tensor set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice
-    sort space_to_batch space_to_batch_nd space_to_depth sparse_add sparse_concat
-    sparse_fill_empty_rows sparse_mask sparse_matmul sparse_maximum sparse_merge sparse_minimum
-    sparse_placeholder sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum
-    sparse_reduce_sum_sparse sparse_reorder sparse_reset_shape sparse_reshape sparse_retain
-    sparse_segment_mean sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax
-    sparse_split sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense
-    sparse_to_indicator sparse_transpose split sqrt square squared_difference squeeze stack
-    stop_gradient strided_slice string string_join string_split string_strip
-    string_to_hash_bucket string_to_hash_bucket_fast string_to_hash_bucket_strong
-    string_to_number substr subtract svd switch_case tables_initializer tan tanh
-    tensor_scatter_add tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_update
-    tensor_scatter_sub tensor_scatter_update tensordot tile timestamp to_bfloat16 to_complex128
-    to_complex64 to_double to_float to_int32 to_int64 trace trainable_variables transpose
-    truediv truncated_normal truncated_normal_initializer truncatediv truncatemod tuple uint16
-    uint32 uint64 uint8 uniform_unit_scaling_initializer unique unique_with_counts unravel_index
+    get_default_session get_local_variable get_logger get_seed get_session_handle
+    get_session_tensor get_static_value get_variable get_variable_scope global_norm
+    global_variables global_variables_initializer glorot_normal_initializer
+    glorot_uniform_initializer grad_pass_through gradients greater greater_equal group
+    guarantee_const half hessians histogram_fixed_width histogram_fixed_width_bins identity
+    identity_n ifft ifft2d ifft3d igamma igammac imag import_graph_def init_scope
+    initialize_all_tables initialize_all_variables initialize_local_variables
+    initialize_variables int16 int32 int64 int8 invert_permutation is_finite is_inf is_nan
+    is_non_decreasing is_numeric_tensor is_strictly_increasing is_tensor is_variable_initialized
+    lbeta less less_equal lgamma lin_space linspace local_variables local_variables_initializer
+    log log1p log_sigmoid logical_and logical_not logical_or logical_xor make_ndarray
+    make_template make_tensor_proto map_fn matching_files matmul matrix_band_part
+    matrix_determinant matrix_diag matrix_diag_part matrix_inverse matrix_set_diag matrix_solve
+    matrix_solve_ls matrix_square_root matrix_transpose matrix_triangular_solve maximum meshgrid
+    min_max_variable_partitioner minimum mod model_variables moving_average_variables
+    multinomial multiply name_scope negative newaxis no_gradient no_op no_regularizer norm
+    not_equal numpy_function one_hot ones ones_initializer ones_like op_scope
+    orthogonal_initializer pad parallel_stack parse_example parse_single_example
+    parse_single_sequence_example parse_tensor placeholder placeholder_with_default polygamma
+    pow print py_func py_function qint16 qint32 qint8 qr quantize quantize_v2 quantized_concat
+    quint16 quint8 random_crop random_gamma random_normal random_normal_initializer
+    random_poisson random_shuffle random_uniform random_uniform_initializer range rank read_file
+    real realdiv reciprocal recompute_grad reduce_all reduce_any reduce_join reduce_logsumexp
+    reduce_max reduce_mean reduce_min reduce_prod reduce_sum regex_replace
+    register_tensor_conversion_function repeat report_uninitialized_variables
+    required_space_to_batch_paddings reset_default_graph reshape resource
+    resource_variables_enabled reverse reverse_sequence reverse_v2 rint roll round rsqrt
+    saturate_cast scalar_mul scan scatter_add scatter_div scatter_max scatter_min scatter_mul
+    scatter_nd scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub scatter_update
+    searchsorted segment_max segment_mean segment_min segment_prod segment_sum self_adjoint_eig
+    self_adjoint_eigvals sequence_mask serialize_many_sparse serialize_sparse serialize_tensor
+    set_random_seed setdiff1d shape shape_n sigmoid sign sin sinh size slice sort space_to_batch
+    space_to_batch_nd space_to_depth sparse_add sparse_concat sparse_fill_empty_rows sparse_mask
+    sparse_matmul sparse_maximum sparse_merge sparse_minimum sparse_placeholder
+    sparse_reduce_max sparse_reduce_max_sparse sparse_reduce_sum sparse_reduce_sum_sparse
+    sparse_reorder sparse_reset_shape sparse_reshape sparse_retain sparse_segment_mean
+    sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax sparse_split
+    sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense sparse_to_indicator
+    sparse_transpose split sqrt square squared_difference squeeze stack stop_gradient
+    strided_slice string string_join string_split string_strip string_to_hash_bucket
+    string_to_hash_bucket_fast string_to_hash_bucket_strong string_to_number substr subtract svd
+    switch_case tables_initializer tan tanh tensor_scatter_add tensor_scatter_nd_add
+    tensor_scatter_nd_sub tensor_scatter_nd_update tensor_scatter_sub tensor_scatter_update
+    tensordot tile timestamp to_bfloat16 to_complex128 to_complex64 to_double to_float to_int32
+    to_int64 trace trainable_variables transpose truediv truncated_normal
+    truncated_normal_initializer truncatediv truncatemod tuple uint16 uint32 uint64 uint8
+    uniform_unit_scaling_initializer unique unique_with_counts unravel_index
     unsorted_segment_max unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
     unsorted_segment_sqrt_n unsorted_segment_sum unstack variable_axis_size_partitioner
     variable_creator_scope variable_op_scope variable_scope variables_initializer

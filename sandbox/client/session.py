@@ -46,6 +46,9 @@ class _FetchStructure:
         # what the runtime is asked for: the tensors to fetch and the ops to run (by name)
         self.fetch_names = tuple(e.name for e in self.elements if not isinstance(e, Operation))
         self.targets = tuple(e.name for e in self.elements if isinstance(e, Operation))
+        # tf.get_session_handle tensors: their strings come back as TensorHandles
+        self.handles = {i: e.op.inputs[0].dtype.base_dtype for i, e in enumerate(self.elements)
+                        if isinstance(e, Tensor) and e.op.type == "GetSessionHandle"}
 
     def _build(self, fetch):
         if fetch is None:
@@ -125,6 +128,8 @@ class BaseSession:
         self._closed = False
         self._structures = {}
         self._feed_tensors = {}
+        self._dead_handles = []           # of garbage-collected TensorHandles (ops/session_ops)
+        self._handle_ops = {}
         if target:
             from ..runtime.remote_session import RemoteSession
             self._runtime = RemoteSession(target, graph, self._config)
@@ -169,6 +174,8 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if len(self._dead_handles) >= 10:
+            self._delete_dead_handles()
         structure = self._structure_for(fetches)
         feed_names, feed_values = self._convert_feeds(feed_dict)
         values = self._runtime.run(tuple(feed_names), structure.fetch_names, structure.targets,
@@ -176,7 +183,36 @@ class BaseSession:
         by_element, it = [], iter(values)
         for element in structure.elements:
             by_element.append(None if isinstance(element, Operation) else _as_result(next(it)))
+        if structure.handles:
+            from ..ops.session_ops import TensorHandle
+            for i, dtype in structure.handles.items():
+                raw = by_element[i]
+                by_element[i] = TensorHandle(raw.item() if isinstance(raw, np.ndarray) else raw,
+                                             dtype, self)
         return structure.rebuild(by_element)
+
+    # -- tensors kept in the session (ops/session_ops.py) -----------------------------
+    def _session_handle_ops(self, kind, handle, dtype=None):
+        """(holder, op) that reads ("read") or deletes ("delete") a handle's value: built
+        once per device (and dtype) in the session's graph, as TF's session caches them."""
+        from ..ops import session_ops
+        device = session_ops._device_of(handle)
+        key = (kind, device, dtype)
+        if key not in self._handle_ops:
+            with self._graph.as_default():
+                self._handle_ops[key] = (
+                    session_ops.get_session_tensor(handle, dtype) if kind == "read"
+                    else session_ops.delete_session_tensor(handle))
+        return self._handle_ops[key]
+
+    def _register_dead_handle(self, handle):
+        self._dead_handles.append(handle)
+
+    def _delete_dead_handles(self):
+        dead, self._dead_handles = self._dead_handles, []
+        for handle in dead:
+            holder, deleter = self._session_handle_ops("delete", handle)
+            self.run(deleter, {holder: handle})
 
     def _structure_for(self, fetches):
         key = _fetch_key(fetches)
@@ -197,6 +233,8 @@ class BaseSession:
             tensor = self._feed_tensors.get(key)
             if tensor is None:
                 tensor = self._feed_tensor(key)
+            if getattr(value, "_is_tensor_handle", False):
+                value = value.handle               # a TensorHandle feeds its handle string
             if isinstance(value, Tensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
                                 "feed values include Python scalars, strings, lists, numpy "

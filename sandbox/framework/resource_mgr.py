@@ -90,6 +90,17 @@ class ResourceMgr:
                                        f"exist on {self.owner or 'this task'}.")
         return resource
 
+    def drop(self, container, name):
+        """Forgets the resource `name` (NotFoundError if there is none)."""
+        if container == self.default_container:
+            container = ""
+        with self._lock:
+            resources = self._containers.get(container or "", {})
+            if name not in resources:
+                raise errors.NotFoundError(None, None, f"Resource {container or ''}/{name} "
+                                           f"does not exist on {self.owner or 'this task'}.")
+            del resources[name]
+
     def names(self, container=""):
         with self._lock:
             return sorted(self._containers.get(container or "", {}))
@@ -129,6 +140,9 @@ def _describe(resource):
                     "uninitialized"]
         return ["Variable", _dtype_name(resource.dtype), list(value.shape), int(value.nbytes),
                 "initialized"]
+    if all(hasattr(resource, a) for a in ("dtype", "shape", "nbytes")):   # an array kept by
+        return ["SessionTensor", str(resource.dtype), list(resource.shape),  # a session
+                int(resource.nbytes), "kept"]                                # handle
     kind = type(resource).__name__.strip("_")
     items = getattr(resource, "items", None)
     if items is not None and hasattr(resource, "capacity"):          # a queue
