@@ -40,6 +40,7 @@ from .ops.gradient_tape import GradientTape
 from .ops.module import Module
 from .ops.def_function import function
 from .ops.session_ops import get_session_handle, get_session_tensor, delete_session_tensor
+from .ops.critical_section_ops import CriticalSection
 from .ops.math_ops import *                          # noqa: F401,F403
 from .ops.basic_math_ops import *                    # noqa: F401,F403  tf.exp, tf.maximum ...
 from .ops.comparison_ops import *                    # noqa: F401,F403  tf.equal, tf.where ...

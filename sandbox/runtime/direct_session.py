@@ -81,6 +81,7 @@ class DirectSession:
         try:
             values = executor.run(feed_values, step)
         finally:
+            step.end()
             with self._lock:
                 self._active.discard(step)
         if trace:

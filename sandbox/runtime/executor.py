@@ -82,7 +82,7 @@ def normalize_tensor_name(text):
 class StepState:
     """What one run of a graph carries: its step id, deadline, cancellation and timings."""
 
-    __slots__ = ("step_id", "deadline", "cancelled", "stats", "rendezvous")
+    __slots__ = ("step_id", "deadline", "cancelled", "stats", "rendezvous", "_at_end")
 
     def __init__(self, step_id=0, deadline=None, collect_stats=False, rendezvous=None):
         self.step_id = step_id
@@ -90,6 +90,20 @@ class StepState:
         self.cancelled = None               # set to a reason string to cancel the step
         self.stats = [] if collect_stats else None
         self.rendezvous = rendezvous
+        self._at_end = None
+
+    def at_end(self, callback):
+        """Calls callback() when the step's piece ends, however it ends (a MutexLock's lock
+        is released then at the latest, as TF frees a step's tensors)."""
+        if self._at_end is None:
+            self._at_end = []
+        self._at_end.append(callback)
+
+    def end(self):
+        """The piece ended: runs the at_end callbacks (the runtime calls this)."""
+        callbacks, self._at_end = self._at_end, None
+        for callback in callbacks or ():
+            callback()
 
     def check(self, node_name=None):
         """What a kernel that waits (a _Recv, a queue's dequeue...) calls while it waits:

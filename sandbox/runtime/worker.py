@@ -148,6 +148,8 @@ class WorkerService:
                     None, None, f"Internal error in {self.task} while running its graph piece "
                     f"for {device}: {type(e).__name__}: {e}"))
                 self.rendezvous.abort(step_id, failures[-1])
+            finally:
+                step.end()
 
         with self._lock:
             self._active[step_id] = states
