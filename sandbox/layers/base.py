@@ -271,9 +271,19 @@ class Layer:
     def weights(self):
         return self.trainable_weights + self.non_trainable_weights
 
-    trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
-    variables = weights
+    # (properties, not aliases: a subclass that redefines the weights -- a Keras layer made of
+    # layers -- is seen through them too)
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        return self.weights
 
     @property
     def updates(self):

@@ -179,14 +179,6 @@ class Layer(_tf_base.Layer):
                                  "weights")
 
     @property
-    def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
-
-    trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
-    variables = weights
-
-    @property
     def updates(self):
         return self._with_nested(self._updates, "updates")
 
