@@ -124,9 +124,11 @@ class GradientTape:
 
     def watched_variables(self):
         """The variables watched: by watch(), or read by a recorded op (trainable ones)."""
+        return self._watched_variables(self._recorded_ops())
+
+    def _watched_variables(self, recorded):
         found = [w for w in self._watched if _is_variable(w)]
         if self._watch_accessed_variables:
-            recorded = self._recorded_ops()
             for variable in self._graph.get_collection("trainable_variables"):
                 if any(item is variable for item in found):
                     continue
@@ -156,7 +158,8 @@ class GradientTape:
         flat_sources = _flatten(sources)
         targets = [convert_to_tensor(t) for t in _flatten(target)]
         recorded = self._recorded_ops()
-        watched = self.watched_variables() + [w for w in self._watched if not _is_variable(w)]
+        watched = self._watched_variables(recorded) + [w for w in self._watched
+                                                      if not _is_variable(w)]
         connected, xs = [], []
         for source in flat_sources:
             if _is_variable(source):

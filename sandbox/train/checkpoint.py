@@ -165,6 +165,7 @@ class Checkpoint:
     def __init__(self, **kwargs):
         object.__setattr__(self, "_deps", {})
         object.__setattr__(self, "_save_counter", None)
+        object.__setattr__(self, "_increment", None)     # save_counter += 1, built once
         object.__setattr__(self, "_saver", ObjectGraphSaver(self))
         for name, value in sorted(kwargs.items(), key=lambda item: item[0]):
             setattr(self, name, value)
@@ -195,6 +196,15 @@ class Checkpoint:
             object.__setattr__(self, "_save_counter", counter)
             session.run(counter.initializer)
 
+    def _count_save(self, session):
+        """save_counter += 1 (made by the first save); returns its new value."""
+        self._make_save_counter(session)
+        if self._increment is None:
+            with session.graph.as_default():
+                object.__setattr__(self, "_increment",
+                                   state_ops.assign_add(self._save_counter, 1))
+        return session.run(self._increment)
+
     # -- saving ------------------------------------------------------------------------------------
     def write(self, file_prefix, session=None):
         """Writes the checkpoint `file_prefix` (its .index and .data files); returns it."""
@@ -204,8 +214,7 @@ class Checkpoint:
         """save_counter += 1, then writes '<file_prefix>-<save_counter>' and names it the
         latest checkpoint of its directory (the 'checkpoint' file); returns its path."""
         session = _session(session, "Checkpoint.save")
-        self._make_save_counter(session)
-        number = session.run(state_ops.assign_add(self._save_counter, 1))
+        number = self._count_save(session)
         path = self.write(f"{file_prefix}-{number}", session=session)
         checkpoint_management.update_checkpoint_state(
             os.path.dirname(path) or ".", path, [path], save_relative_paths=True)
@@ -358,8 +367,7 @@ class CheckpointManager:
         """Writes '<directory>/ckpt-<n>' (n: `checkpoint_number`, else the checkpoint's
         save_counter after adding one), forgets the oldest beyond max_to_keep; returns it."""
         session = _session(session, "CheckpointManager.save")
-        self._checkpoint._make_save_counter(session)
-        counted = session.run(state_ops.assign_add(self._checkpoint.save_counter, 1))
+        counted = self._checkpoint._count_save(session)
         number = counted if checkpoint_number is None else int(checkpoint_number)
         path = self._checkpoint.write(f"{self._prefix}-{number}", session=session)
         self._kept = [p for p in self._kept if p != path] + [path]

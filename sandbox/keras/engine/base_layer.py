@@ -138,21 +138,28 @@ class Layer(_tf_base.Layer):
                                   constraint=constraints.get(constraint), **kwargs)
 
     # -- layers inside a layer (a block of layers, a subclassed Model) ---------------------
-    def _nested_layers(self):
-        """The Keras layers this layer holds in its attributes -- directly, or in a list,
-        tuple or dict -- in the order they were set (TF 1.15's Layer tracks them as they are
-        assigned: `self.dense = Dense(8)` in __init__). Their weights, updates and losses are
-        this layer's too, after its own."""
-        found, seen = [], {id(self)}
+    def _attributes_with_layers(self):
+        """(name, value, the Keras layers in it) of each attribute that holds layers --
+        directly, or in a list, tuple or dict -- in the order they were set (TF 1.15's Layer
+        tracks them as they are assigned: `self.dense = Dense(8)` in __init__)."""
         for key, value in vars(self).items():
             if key in _UNTRACKED:
                 continue
-            if isinstance(value, dict):
-                value = list(value.values())
-            for item in value if isinstance(value, (list, tuple)) else (value,):
-                if isinstance(item, Layer) and id(item) not in seen:
-                    seen.add(id(item))
-                    found.append(item)
+            items = list(value.values()) if isinstance(value, dict) else \
+                value if isinstance(value, (list, tuple)) else (value,)
+            layers = [item for item in items if isinstance(item, Layer) and item is not self]
+            if layers:
+                yield key, value, layers
+
+    def _nested_layers(self):
+        """The Keras layers this layer holds in its attributes, each once. Their weights,
+        updates and losses are this layer's too, after its own."""
+        found, seen = [], set()
+        for _, _, layers in self._attributes_with_layers():
+            for layer in layers:
+                if id(layer) not in seen:
+                    seen.add(id(layer))
+                    found.append(layer)
         return found
 
     def _with_nested(self, own, attribute):
@@ -190,14 +197,7 @@ class Layer(_tf_base.Layer):
         """What tf.train.Checkpoint saves of it (train/checkpoint.py): the layers (and lists
         of layers) in its attributes, by attribute name, then its own weights by their names
         ('kernel', 'bias'), as TF's tracking names them."""
-        deps = []
-        for key, value in vars(self).items():
-            if key in _UNTRACKED:
-                continue
-            items = list(value.values()) if isinstance(value, dict) else \
-                value if isinstance(value, (list, tuple)) else [value]
-            if items and any(isinstance(item, Layer) for item in items):
-                deps.append((key, value))
+        deps = [(key, value) for key, value, _ in self._attributes_with_layers()]
         for weight in self._trainable_weights + self._non_trainable_weights:
             deps.append((weight.op.name.rsplit("/", 1)[-1], weight))
         return deps

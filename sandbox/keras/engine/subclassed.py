@@ -69,19 +69,18 @@ def build(model, input_shape):
         isinstance(input_shape[0], (list, tuple)) else [input_shape]
     if any(shape is None for shape in shapes):
         raise ValueError("You must provide an `input_shape` argument.")
-    with model._graph.as_default():
-        tensors = [Input(batch_shape=tuple(shape)) for shape in shapes]
-        call_model(model, tensors if len(tensors) > 1 else tensors[0])
-    model._shapes_known = False
+    _call_on_placeholders(model, [tuple(shape) for shape in shapes], [None] * len(shapes))
 
 
 def build_from_data(model, arrays):
     """The first fit / evaluate / predict: a placeholder per input array -- its shape with
     the batch axis unknown, floats as keras.backend.floatx() -- then call()."""
-    shapes, dtypes = [], []
-    for array in arrays:
-        shapes.append((None,) + tuple(array.shape[1:]))
-        dtypes.append(K.floatx() if array.dtype.kind == "f" else array.dtype.name)
+    _call_on_placeholders(
+        model, [(None,) + tuple(array.shape[1:]) for array in arrays],
+        [K.floatx() if array.dtype.kind == "f" else array.dtype.name for array in arrays])
+
+
+def _call_on_placeholders(model, shapes, dtypes):
     with model._graph.as_default():
         tensors = [Input(batch_shape=shape, dtype=dtype) for shape, dtype in zip(shapes, dtypes)]
         call_model(model, tensors if len(tensors) > 1 else tensors[0])
