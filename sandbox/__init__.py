@@ -114,15 +114,19 @@ from . import metrics
 from . import losses
 from . import feature_column
 from . import saved_model
+from . import profiler
 from .platform import gfile
 from .platform import tf_logging as logging
 from .api import debugging, io, math, python_io, random, sparse
 from .api import strings  # noqa: F401  tf.strings
 from .api import image  # noqa: F401  tf.image
+from .api import audio  # noqa: F401  tf.audio
 from .api import spectral  # noqa: F401  tf.spectral
 from .api import (bitwise, config, distributions, graph_util, linalg, lookup,  # noqa: F401
                   manip, nest, quantization, queue, sets, signal)
 from .api import test  # noqa: F401  tf.test
+from .api import initializers  # noqa: F401  tf.initializers
+from .api import dtypes  # noqa: F401,F811  tf.dtypes: the DTypes and cast, complex ...
 from .api.math import (acos, acosh, asin, asinh, atan, atan2, atanh,  # noqa: F401
                        confusion_matrix, cosh, cumprod, erfc, log_sigmoid, segment_sum, sinh,
                        tan, unsorted_segment_sum, divide_no_nan as div_no_nan)

@@ -56,12 +56,14 @@ SANDBOX_PLACES = {
     "sandbox.api.io": "train",           # tf.io: names too, and write_graph is train's
                                          # (train/graph_io.py writes the FileWriter's GraphDef)
     "sandbox.feature_column": "ops",     # tf.feature_column: functions that make ops and variables
-    "sandbox.api.test": "client",        # tf.test: TestCase runs its graphs in Sessions
+    "sandbox.api.test": "train",         # tf.test: TestCase runs its graphs in Sessions, and
+                                         # create_local_cluster starts tf.train.Servers
     "sandbox.keras": "train",            # tf.keras: layers, and Model.fit's Session and optimizers
     "sandbox.saved_model": "train",      # tf.saved_model: a Saver's checkpoint and a MetaGraphDef
     "sandbox.nn": "ops",                 # tf.nn: only the names of ops (nn_ops, nn_impl ...)
     "sandbox.runtime": "runtime",
     "sandbox.client": "client",
+    "sandbox.profiler": "client",        # tf.profiler: reports on graphs and traced steps
     "sandbox.train": "train",
     "sandbox.estimator": "estimator",    # tf.estimator: sessions, hooks, TF_CONFIG (train's)
     "sandbox.summary": "train",          # tf.summary: the summary ops and the FileWriter that

@@ -1,6 +1,7 @@
 """`tf.test` -- the names of TensorFlow 1.15's tf.test namespace (python/platform/test.py, with
 TestCase from python/framework/test_util.py, the gradient checker of
-python/ops/gradient_checker.py and Benchmark of python/platform/benchmark.py).
+python/ops/gradient_checker.py, Benchmark of python/platform/benchmark.py and
+create_local_cluster: train/local_servers.py).
 
 A TF-1 test file:
 
@@ -26,11 +27,12 @@ import unittest as _unittest
 from ..client.gradient_checker import compute_gradient, compute_gradient_error
 from ..client.test_util import TensorFlowTestCase as TestCase
 from ..client.test_util import get_temp_dir, gpu_device_name, is_gpu_available
+from ..train.local_servers import create_local_cluster
 
 __all__ = ["TestCase", "main", "get_temp_dir", "test_src_dir_path", "is_gpu_available",
            "gpu_device_name", "is_built_with_cuda", "is_built_with_gpu_support",
            "is_built_with_rocm", "compute_gradient", "compute_gradient_error", "Benchmark",
-           "mock"]
+           "mock", "create_local_cluster"]
 
 
 def main(argv=None):

@@ -27,29 +27,18 @@ import collections
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
+
+from ..train.local_servers import free_ports
 
 __all__ = ["Launch", "TaskRun", "launch", "launch_main", "main", "JOB_ORDER"]
 
 TaskRun = collections.namedtuple("TaskRun", "returncode stdout stderr")
 JOB_ORDER = ("ps", "chief", "worker", "evaluator")     # the order tasks are started in
 SERVING_JOBS = ("ps",)                                  # they serve until stopped
-
-
-def free_ports(n):
-    """n different free ports of 127.0.0.1 (all held open while chosen, so none repeats)."""
-    sockets = [socket.socket() for _ in range(n)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 def _ordered(jobs):

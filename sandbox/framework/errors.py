@@ -9,7 +9,8 @@ __all__ = ["OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
            "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
            "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
            "InternalError", "UnavailableError", "DataLossError", "error_code_name",
-           "exception_type_from_error_code", "WAIT_LOG_EVERY"]
+           "exception_type_from_error_code", "error_code_from_exception_type",
+           "WAIT_LOG_EVERY"]
 
 # A wait is never silent: whatever waits long (a _Recv for its tensor, a queue's dequeue, a
 # call for its reply, a session for its tasks) says every WAIT_LOG_EVERY seconds what it waits
@@ -99,6 +100,17 @@ _NAMES = {cls.error_code: cls.__name__ for cls in _BY_CODE.values()}
 
 def exception_type_from_error_code(error_code):
     return _BY_CODE.get(error_code, UnknownError)
+
+
+def error_code_from_exception_type(cls):
+    """InvalidArgumentError -> 3: the canonical code of an OpError class. As TensorFlow's, a
+    class that is not one of them warns and gives back an UnknownError (an instance)."""
+    for code, known in _BY_CODE.items():
+        if cls is known:
+            return code
+    import warnings
+    warnings.warn("Unknown class exception")
+    return UnknownError(None, None, "Unknown class exception", None)
 
 
 def error_code_name(error_code):

@@ -7,10 +7,7 @@ serialize / deserialize are what a saved model's config holds:
 {'class_name': 'GlorotUniform', 'config': {'seed': None, 'dtype': 'float32'}} (TF 1.15's
 v1 initializers keep their dtype in the config).
 """
-import numpy as np
-
-from ..framework import dtypes as _dtypes
-from ..ops import constant_op, init_ops
+from ..ops import init_ops
 from ..ops.random_extra_ops import Orthogonal
 from .serialization import deserialize_keras_object
 
@@ -24,6 +21,7 @@ Zeros = init_ops.Zeros
 Ones = init_ops.Ones
 Constant = init_ops.Constant
 VarianceScaling = init_ops.VarianceScaling
+Identity = init_ops.Identity
 GlorotUniform = init_ops.GlorotUniform
 GlorotNormal = init_ops.GlorotNormal
 he_normal = init_ops.he_normal
@@ -48,26 +46,6 @@ class TruncatedNormal(init_ops.TruncatedNormal):
     def __init__(self, mean=0.0, stddev=0.05, seed=None, dtype=None):
         super().__init__(mean=mean, stddev=stddev, seed=seed,
                          **({} if dtype is None else {"dtype": dtype}))
-
-
-class Identity(init_ops.Initializer):
-    """gain times the identity matrix (2-D shapes only; a rectangle gets ones on its main
-    diagonal), as tf.initializers.identity."""
-
-    def __init__(self, gain=1.0, dtype=_dtypes.float32):
-        self.gain = gain
-        self.dtype = _dtypes.as_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        shape = tuple(shape)
-        if len(shape) != 2:
-            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
-        dtype = _dtypes.as_dtype(dtype or self.dtype)
-        value = self.gain * np.eye(shape[0], shape[1])
-        return constant_op.constant(value.astype(dtype.as_numpy_dtype), dtype=dtype)
-
-    def get_config(self):
-        return {"gain": self.gain, "dtype": self.dtype.name}
 
 
 zeros = Zeros

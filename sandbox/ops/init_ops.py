@@ -1,5 +1,5 @@
-"""Initializers -- mirrors TensorFlow 1.x's init_ops (python/ops/init_ops.py) and the
-`tf.initializers` namespace.
+"""Initializers -- mirrors TensorFlow 1.x's init_ops (python/ops/init_ops.py); the
+`tf.initializers` namespace gathers them in api/initializers.py.
 
 An initializer is a small object that *builds the ops* computing a starting value:
 `init(shape, dtype)` returns a Tensor of that shape. `tf.get_variable('w', [784, 10],
@@ -12,18 +12,16 @@ outputs, Glorot (Xavier) uniform draws from [-limit, limit] with
 limit = sqrt(6 / (fan_in + fan_out)).
 """
 import math
-import types
 
 import numpy as np
 
 from ..framework import dtypes as _dtypes
 from . import random_ops
-from . import variables as _variables
 
 __all__ = ["zeros_initializer", "ones_initializer", "constant_initializer",
            "random_normal_initializer", "truncated_normal_initializer",
            "random_uniform_initializer", "variance_scaling_initializer",
-           "glorot_uniform_initializer", "glorot_normal_initializer", "initializers"]
+           "glorot_uniform_initializer", "glorot_normal_initializer"]
 
 
 def _assert_float_dtype(dtype):
@@ -260,13 +258,22 @@ def he_uniform(seed=None):
     return VarianceScaling(scale=2., mode="fan_in", distribution="uniform", seed=seed)
 
 
-# `tf.initializers.*` -- the TF 1.x namespace of initializer classes and init-op builders.
-initializers = types.SimpleNamespace(
-    zeros=Zeros, ones=Ones, constant=Constant, random_normal=RandomNormal,
-    truncated_normal=TruncatedNormal, random_uniform=RandomUniform,
-    variance_scaling=VarianceScaling, glorot_uniform=GlorotUniform, glorot_normal=GlorotNormal,
-    lecun_normal=lecun_normal, lecun_uniform=lecun_uniform, he_normal=he_normal,
-    he_uniform=he_uniform,
-    global_variables=_variables.global_variables_initializer,
-    local_variables=_variables.local_variables_initializer,
-    variables=_variables.variables_initializer)
+class Identity(Initializer):
+    """gain times the identity matrix (2-D shapes only; a rectangle gets ones on its main
+    diagonal): tf.initializers.identity and tf.keras.initializers.Identity."""
+
+    def __init__(self, gain=1.0, dtype=_dtypes.float32):
+        self.gain = gain
+        self.dtype = _dtypes.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from .constant_op import constant
+        shape = tuple(shape)
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
+        dtype = _dtypes.as_dtype(dtype or self.dtype)
+        value = self.gain * np.eye(shape[0], shape[1])
+        return constant(value.astype(dtype.as_numpy_dtype), dtype=dtype)
+
+    def get_config(self):
+        return {"gain": self.gain, "dtype": self.dtype.name}

@@ -416,3 +416,24 @@ def test_bitcast_and_guarantee_const():
     np.testing.assert_array_equal(run(g), [1.0, 2.0])
     with pytest.raises(LookupError, match="No gradient defined for operation 'GuaranteeConst'"):
         tf.gradients(tf.reduce_sum(g * g), x)                  # TF 2.15: LookupError too
+
+
+def test_dtypes_initializers_and_errors_namespaces_hold_tf_115s_names():
+    """tf.dtypes has TF's four ops beside the DTypes; tf.initializers TF 1.15's 20 names;
+    tf.errors.error_code_from_exception_type gives a class's code (and, as TF, warns and
+    answers an UnknownError for a class that is no OpError)."""
+    assert tf.dtypes.float32 is tf.float32 and tf.dtypes.as_dtype("int64") is tf.int64
+    values = tf.constant([300.0, -5.0, 7.6])
+    with tf.Session() as sess:
+        assert sess.run(tf.dtypes.saturate_cast(values, tf.uint8)).tolist() == [255, 0, 7]
+        assert sess.run(tf.dtypes.cast(values, tf.int32)).tolist() == [300, -5, 7]
+        assert sess.run(tf.dtypes.as_string(tf.constant(3))) == b"3"
+        assert sess.run(tf.dtypes.complex(1.0, 2.0)) == 1 + 2j
+        w = tf.get_variable("w_identity", [2, 3], initializer=tf.initializers.identity(gain=2.0))
+        sess.run(tf.initializers.variables([w]))
+        assert sess.run(w).tolist() == [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
+    assert tf.errors.error_code_from_exception_type(tf.errors.NotFoundError) == 5
+    assert tf.errors.error_code_from_exception_type(tf.errors.InvalidArgumentError) == 3
+    with pytest.warns(UserWarning, match="Unknown class exception"):
+        unknown = tf.errors.error_code_from_exception_type(ValueError)
+    assert isinstance(unknown, tf.errors.UnknownError)

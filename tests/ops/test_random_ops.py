@@ -435,7 +435,7 @@ def test_initializer_argument_errors():
 
 
 def test_initializers_namespace():
-    ns = init_ops.initializers
+    ns = tf.initializers
     assert ns.zeros is tf.zeros_initializer and ns.glorot_uniform is tf.glorot_uniform_initializer
     assert ns.global_variables is tf.global_variables_initializer
     assert ns.local_variables is tf.local_variables_initializer
@@ -443,8 +443,11 @@ def test_initializers_namespace():
     for name in ("zeros", "ones", "constant", "random_normal", "truncated_normal",
                  "random_uniform", "glorot_uniform", "glorot_normal", "variance_scaling",
                  "he_normal", "he_uniform", "lecun_normal", "lecun_uniform",
-                 "global_variables", "local_variables", "variables"):
+                 "global_variables", "local_variables", "variables", "identity", "orthogonal",
+                 "uniform_unit_scaling", "tables_initializer"):    # TF 1.15's 20 names
         assert hasattr(tf.initializers, name), name
+    assert ns.orthogonal is tf.orthogonal_initializer and ns.tables_initializer is \
+        tf.tables_initializer and ns.identity is tf.keras.initializers.Identity
     v = _values(ns.he_normal(seed=1), [400, 100])
     assert abs(v.std() - math.sqrt(2 / 400)) < 0.03 * math.sqrt(2 / 400)
     assert tf.glorot_uniform_initializer(seed=5).get_config() == {"seed": 5, "dtype": "float32"}

@@ -708,14 +708,18 @@ def test_multiple_containers():
 
 
 def test_create_local_cluster():
-    """localhost_cluster_performance_test.py CreateLocalClusterTest: 2 workers and 2 ps
-    servers in one process; variables initialized through one worker are read through the
-    other."""
-    ports = {"worker": [free_port(), free_port()], "ps": [free_port(), free_port()]}
-    cs = tf.train.ClusterSpec({job: [f"localhost:{p}" for p in ps] for job, ps in ports.items()})
-    workers = [tf.train.Server(cs, job_name="worker", task_index=i) for i in range(2)]
-    ps_servers = [tf.train.Server(cs, job_name="ps", task_index=i) for i in range(2)]
+    """localhost_cluster_performance_test.py CreateLocalClusterTest: tf.test.create_local_cluster
+    starts 2 workers and 2 ps servers of one cluster in this process; variables initialized
+    through one worker are read through the other. Negative counts are refused (TF's quietly
+    start no server)."""
+    with pytest.raises(ValueError, match="num_ps must be an int >= 0, got -1"):
+        tf.test.create_local_cluster(num_workers=1, num_ps=-1)
+    workers, ps_servers = tf.test.create_local_cluster(num_workers=2, num_ps=2)
     try:
+        cluster = workers[0].server_def.cluster
+        assert [s.server_def.job_name for s in workers + ps_servers] == ["worker"] * 2 + ["ps"] * 2
+        assert [s.server_def.cluster for s in workers + ps_servers] == [cluster] * 4
+        assert len({s.target for s in workers + ps_servers}) == 4
         worker_sessions = [tf.Session(w.target) for w in workers]
         with tf.device("/job:ps/task:0"):
             var0 = tf.Variable(0.0)
