@@ -1,6 +1,8 @@
 """The feature columns -- mirrors TensorFlow 1.x's python/feature_column/feature_column.py (the
 v1 API: numeric_column, bucketized_column, categorical_column_with_*, indicator_column,
-embedding_column, weighted_categorical_column).
+embedding_column, weighted_categorical_column) and the sequence base classes it holds
+(_SequenceDenseColumn, _SequenceCategoricalColumn; the sequence_* constructors are in
+sequence_feature_column.py, shared_embedding_columns in shared_embedding.py).
 
 A feature column says how one raw feature (features[key]: a Tensor, a SparseTensor, or a
 NumPy array / list, made a constant) becomes the input of a model. There are two kinds:
@@ -16,6 +18,11 @@ A _LazyBuilder (feature_column_input.py) transforms each column once per call: a
 feature of rank 1 becomes [batch, 1]; a dense categorical feature becomes a SparseTensor
 without its 'missing' entries ('' for strings, -1 for integers).
 
+A sequence categorical column (_SequenceCategoricalColumn) gives ids of shape [batch, T, k];
+indicator_column and embedding_column of it are sequence dense columns: they refuse
+input_layer and give _get_sequence_dense_tensor(builder) -> (dense [batch, T, ...],
+sequence_length [batch]) for tf.contrib.feature_column.sequence_input_layer.
+
 Differences from TF: vocabulary lookups are built from equal/argmax ops (the sandbox has no
 lookup tables), so a vocabulary file is read when the column is used, not by
 tables_initializer. crossed_column is in crossed_column.py, input_layer and linear_model in
@@ -30,9 +37,10 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
 from ..framework.sparse_tensor import SparseTensor, convert_to_tensor_or_sparse_tensor
+from ..framework.graph import name_scope
 from ..ops import (array_ops, comparison_ops, constant_op, indexing_ops, init_ops, math_ops,
-                   reduction_ops, slicing_ops, sparse_ops, string_hash_ops, string_ops,
-                   variable_scope)
+                   reduction_ops, segment_ops, slicing_ops, sparse_ops, string_hash_ops,
+                   string_ops, variable_scope)
 from ..ops.nn_impl import safe_embedding_lookup_sparse
 from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
@@ -101,6 +109,28 @@ class _CategoricalColumn(_FeatureColumn):
 
     def _get_sparse_tensors(self, inputs, weight_collections=None, trainable=None):
         return _CategoricalColumn.IdWeightPair(inputs.get(self), None)
+
+
+class _SequenceDenseColumn(_FeatureColumn):
+    """A column sequence_input_layer can use: _get_sequence_dense_tensor -> a
+    TensorSequenceLengthPair (dense [batch, T, ...], sequence_length [batch] int64)."""
+    TensorSequenceLengthPair = collections.namedtuple("TensorSequenceLengthPair",
+                                                      ("dense_tensor", "sequence_length"))
+
+
+def _sequence_length_from_sparse_tensor(sp_tensor, num_elements=1):
+    """The length of each row's sequence (TF's utils.py): 1 + its last index in dimension 1,
+    divided (rounding up) by num_elements; 0 for a row with no entries."""
+    with name_scope(None, "sequence_length") as scope:
+        row_ids = sp_tensor.indices[:, 0]
+        column_ids = sp_tensor.indices[:, 1] + 1
+        seq_length = segment_ops.segment_max(column_ids, segment_ids=row_ids)
+        if num_elements != 1:
+            seq_length = (seq_length + (num_elements - 1)) // num_elements
+        # rows after the last one with an entry are missing from segment_max: pad them
+        n_pad = sp_tensor.dense_shape[:1] - array_ops.shape(seq_length, out_type=dtypes.int64)[:1]
+        padding = array_ops.zeros(n_pad, dtype=seq_length.dtype)
+        return slicing_ops.concat([seq_length, padding], axis=0, name=scope)
 
 
 def _tuple_column(base, name, fields):
@@ -501,10 +531,69 @@ def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dt
     return _WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
+class _SequenceCategoricalColumn(_tuple_column(_CategoricalColumn, "_SequenceCategoricalColumn",
+                                               ["categorical_column"])):
+    """The ids of categorical_column as sequences: features [batch, T] (or [batch, T, k]) give
+    ids [batch, T, k], so that an embedding combines the ids of one step, not of the row
+    (sequence_feature_column.py makes them: sequence_categorical_column_with_*)."""
+
+    @property
+    def name(self):
+        return self.categorical_column.name
+
+    @property
+    def _num_buckets(self):
+        return self.categorical_column._num_buckets
+
+    def _parse_example_spec(self):
+        return self.categorical_column._parse_example_spec()
+
+    def _transform_feature(self, inputs):
+        return self.categorical_column._transform_feature(inputs)
+
+    def _get_sparse_tensors(self, inputs, weight_collections=None, trainable=None):
+        pair = self.categorical_column._get_sparse_tensors(inputs)
+        shape = pair.id_tensor.dense_shape
+        target = array_ops.stack([shape[0], shape[1], reduction_ops.reduce_prod(shape[2:])])
+        id_tensor = sparse_ops.sparse_reshape(pair.id_tensor, target)
+        weight_tensor = pair.weight_tensor
+        if weight_tensor is not None:
+            weight_tensor = sparse_ops.sparse_reshape(weight_tensor, target)
+        return _CategoricalColumn.IdWeightPair(id_tensor, weight_tensor)
+
+
+def _refuse_sequence(kind, column):
+    """input_layer's error for a column of a sequence categorical column (TF 1.15's)."""
+    if isinstance(column.categorical_column, _SequenceCategoricalColumn):
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must not be of type "
+            "_SequenceCategoricalColumn. Suggested fix A: If you wish to use input_layer, use "
+            "a non-sequence categorical_column_with_*. Suggested fix B: If you wish to create "
+            "sequence input, use sequence_input_layer instead of input_layer. Given (type "
+            f"{type(column.categorical_column)}): {column.categorical_column}")
+
+
+def _sequence_pair(kind, column, inputs, dense_tensor_fn):
+    """_get_sequence_dense_tensor of an indicator or embedding column: the dense tensor of
+    its sequence categorical column's ids [batch, T, k] and the rows' sequence lengths."""
+    if not isinstance(column.categorical_column, _SequenceCategoricalColumn):
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must be of type "
+            "_SequenceCategoricalColumn to use sequence_input_layer. Suggested fix: Use one of "
+            f"sequence_categorical_column_with_*. Given (type {type(column.categorical_column)}"
+            f"): {column.categorical_column}")
+    dense_tensor = dense_tensor_fn()
+    ids = column.categorical_column._get_sparse_tensors(inputs).id_tensor
+    return _SequenceDenseColumn.TensorSequenceLengthPair(
+        dense_tensor=dense_tensor, sequence_length=_sequence_length_from_sparse_tensor(ids))
+
+
 # -- dense views of categorical columns ------------------------------------------------------
 
-class _IndicatorColumn(_tuple_column(_DenseColumn, "_IndicatorColumn", ["categorical_column"])):
-    """A multi-hot vector of num_buckets per example (the weights if weighted)."""
+class _IndicatorColumn(_tuple_column(_DenseColumn, "_IndicatorColumn", ["categorical_column"]),
+                       _SequenceDenseColumn):
+    """A multi-hot vector of num_buckets per example (the weights if weighted); per step of
+    a sequence categorical column."""
 
     @property
     def name(self):
@@ -528,7 +617,11 @@ class _IndicatorColumn(_tuple_column(_DenseColumn, "_IndicatorColumn", ["categor
         return reduction_ops.reduce_sum(one_hot, axis=[-2])
 
     def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        _refuse_sequence("indicator_column", self)
         return inputs.get(self)
+
+    def _get_sequence_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        return _sequence_pair("indicator_column", self, inputs, lambda: inputs.get(self))
 
 
 def indicator_column(categorical_column):
@@ -541,9 +634,10 @@ def indicator_column(categorical_column):
 
 class _EmbeddingColumn(_tuple_column(_DenseColumn, "_EmbeddingColumn", [
         "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
-        "tensor_name_in_ckpt", "max_norm", "trainable"])):
+        "tensor_name_in_ckpt", "max_norm", "trainable"]), _SequenceDenseColumn):
     """A [num_buckets, dimension] variable 'embedding_weights'; each example's ids are looked
-    up and combined (mean, sqrtn or sum; weighted if the column is)."""
+    up and combined (mean, sqrtn or sum; weighted if the column is) -- each step's ids, for
+    a sequence categorical column."""
 
     @property
     def name(self):
@@ -560,6 +654,14 @@ class _EmbeddingColumn(_tuple_column(_DenseColumn, "_EmbeddingColumn", [
         return TensorShape([self.dimension])
 
     def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        _refuse_sequence("embedding_column", self)
+        return self._get_dense_tensor_internal(inputs, weight_collections, trainable)
+
+    def _get_sequence_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+        return _sequence_pair("embedding_column", self, inputs, lambda: (
+            self._get_dense_tensor_internal(inputs, weight_collections, trainable)))
+
+    def _get_dense_tensor_internal(self, inputs, weight_collections=None, trainable=None):
         pair = self.categorical_column._get_sparse_tensors(inputs, weight_collections, trainable)
         weights = variable_scope.get_variable(
             "embedding_weights", shape=(self.categorical_column._num_buckets, self.dimension),
