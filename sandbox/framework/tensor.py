@@ -215,10 +215,16 @@ def _numpy_value_of(value, dtype=None):
 
 
 def _as_array(value):
-    """np.asarray, except that Python bytes stay whole: NumPy's fixed-width bytes type would
-    drop their trailing NUL bytes (b'ab\\x00' -> b'ab'), which TF keeps."""
-    arr = np.asarray(value)
-    if arr.dtype.kind == "S" and not isinstance(value, np.ndarray):
+    """np.asarray, except that Python strings stay whole: NumPy's fixed-width string types
+    would drop their trailing NUL bytes (b'ab\\x00' -> b'ab', 'a\\x00' -> 'a'), which TF keeps,
+    and a list mixing str with bytes that are not ASCII ('a', b'\\xff') would not convert."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        arr = np.asarray(value)
+    except UnicodeDecodeError:
+        return np.array(value, dtype=object)
+    if arr.dtype.kind in "SU":
         arr = np.array(value, dtype=object)
     return arr
 

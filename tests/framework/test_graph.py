@@ -194,3 +194,8 @@ def test_bytes_constants_keep_their_trailing_nul_bytes():
         assert sess.run(tf.constant(b"ab\x00")) == b"ab\x00"
         assert list(sess.run(tf.constant([b"a\x00", b"b"]))) == [b"a\x00", b"b"]
         assert sess.run(tf.constant(b"\x00\x01", dtype=tf.string)) == b"\x00\x01"
+        # str keeps its NULs too, and str may sit beside bytes that are not UTF-8, as in TF
+        assert list(sess.run(tf.constant(["a\x00", "b"]))) == [b"a\x00", b"b"]
+        assert list(sess.run(tf.constant([b"a\x00", "b"]))) == [b"a\x00", b"b"]
+        assert list(sess.run(tf.constant(["a", b"\xff"]))) == [b"a", b"\xff"]
+        assert sess.run(tf.constant([["x", "y"], ["z", "w"]])).shape == (2, 2)
