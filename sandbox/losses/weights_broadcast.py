@@ -71,16 +71,11 @@ def remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0, weig
 
 
 def div_no_nan(x, y, name=None):
-    """x / y, and 0 where y is 0 (TF's DivNoNan, built from Select and RealDiv)."""
-    from ..ops import array_ops, comparison_ops, math_ops
+    """x / y, and 0 where y is 0: TF's DivNoNan (ops/math_extra_ops.py), y cast to x's dtype
+    as TF's div_no_nan converts it."""
+    from ..ops import math_extra_ops
     with name_scope(name, "div_no_nan", [x, y]) as scope:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, dtype=x.dtype.base_dtype, name="y")
-        zero = comparison_ops.equal(y, math_ops.cast(0, y.dtype.base_dtype))
-        safe_y = comparison_ops.where(zero, array_ops.ones_like(y), y)
-        quotient = math_ops.truediv(x, safe_y)
-        if y.get_shape() != quotient.get_shape() or not y.get_shape().is_fully_defined():
-            zero = comparison_ops.equal(y + array_ops.zeros_like(quotient),   # y broadcast
-                                        math_ops.cast(0, y.dtype.base_dtype))
-        return comparison_ops.where(zero, array_ops.zeros_like(quotient), quotient, name=scope)
+        return math_extra_ops.divide_no_nan(x, y, name=scope)
 

@@ -35,8 +35,8 @@ op are added to.
 The *_at_k family (precision_at_k, recall_at_k, average_precision_at_k, ...) lives in
 ranking_metrics.py.
 
-Where TF divides with DivNoNan, the sandbox builds the same "0 where the divisor is 0" from
-Select and RealDiv (losses/weights_broadcast.py).
+Where TF divides with DivNoNan ("0 where the divisor is 0"), so does the sandbox
+(losses/weights_broadcast.py, ops/math_extra_ops.py).
 """
 import numpy as np
 

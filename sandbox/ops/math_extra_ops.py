@@ -23,9 +23,7 @@ from ..framework import errors
 from ..framework.graph import name_scope
 from ..framework.op_def import OpDef, apply_op
 from ..framework.tensor import convert_to_tensor
-from ..framework.tensor_shape import TensorShape
-from ..framework.tensor_util import const_op_value
-from . import array_ops, basic_math_ops, comparison_ops, indexing_ops, math_ops, nn_ops
+from . import array_ops, basic_math_ops, comparison_ops, math_ops, nn_ops
 from . import reduction_ops, slicing_ops
 from .indexing_ops import unsorted_segment_sum
 from .math_ops import _BinaryOp, _binary, _broadcasting, _UnaryOp, _unary, _unbroadcast
@@ -352,9 +350,46 @@ def _zero_where(cond_on_x, op, x, y, name, default_name):
                                     name=scope)
 
 
+_SAFE_TYPES = math_ops._FLOATS + math_ops._COMPLEX
+
+
+def _div_no_nan(x, y):
+    zero = y == 0
+    return np.where(zero, 0, x / np.where(zero, 1, y))
+
+
+class DivNoNan(_BinaryOp):
+    """z = x / y, and 0 wherever y is 0 (TF's DivNoNan: no inf, no NaN)."""
+    kernel = _broadcasting(_div_no_nan)
+
+    def gradient(op, grad):                   # TF's _DivNoNanGrad
+        x, y = op.inputs
+        cx, cy = math_ops._conj(x), math_ops._conj(y)
+        return [_unbroadcast(divide_no_nan(grad, cy), x, y),
+                _unbroadcast(_mul(grad, divide_no_nan(divide_no_nan(math_ops.negative(cx), cy),
+                                                      cy)), y, x)]
+
+
+class MulNoNan(_BinaryOp):
+    """z = x * y, and 0 wherever y is 0, even where x is inf or NaN (TF's MulNoNan)."""
+    kernel = _broadcasting(lambda x, y: np.where(y == 0, 0, x * y))
+
+    def gradient(op, grad):                   # TF's _MulNoNanGrad
+        x, y = op.inputs
+        return [_unbroadcast(multiply_no_nan(grad, y), x, y),
+                _unbroadcast(multiply_no_nan(x, grad), y, x)]
+
+
 def divide_no_nan(x, y, name=None):
-    """x / y, but 0 wherever y is 0 (no inf, no NaN; the gradient is 0 there too)."""
-    return _zero_where(False, _div, x, y, name, "div_no_nan")
+    """x / y, but 0 wherever y is 0 (no inf, no NaN; the gradient is 0 there too). Integers
+    are first cast as true division casts them (int32 -> float64), as TF's wrapper does."""
+    with name_scope(name, "div_no_nan", [x, y]) as scope:
+        x, y = math_ops._convert_pair(x, y, "DivNoNan")
+        dtype = x.dtype.base_dtype
+        if dtype in math_ops._TRUEDIV_TABLE:
+            x = math_ops.cast(x, math_ops._TRUEDIV_TABLE[dtype])
+            y = math_ops.cast(y, math_ops._TRUEDIV_TABLE[dtype])
+        return _binary("DivNoNan", x, y, scope, allowed=_SAFE_TYPES)
 
 
 def reciprocal_no_nan(x, name=None):
@@ -366,7 +401,7 @@ def reciprocal_no_nan(x, name=None):
 
 def multiply_no_nan(x, y, name=None):
     """x * y, but 0 wherever y is 0 (even where x is inf or NaN)."""
-    return _zero_where(False, _mul, x, y, name, "multiply_no_nan")
+    return _binary("MulNoNan", x, y, name or "multiply_no_nan", allowed=_SAFE_TYPES)
 
 
 def xlogy(x, y, name=None):

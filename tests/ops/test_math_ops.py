@@ -840,3 +840,35 @@ def test_arg_max_and_arg_min_are_tf0_names_of_argmax_and_argmin():
         got = sess.run([tf.arg_max(x, 1), tf.arg_min(x, 0), tf.arg_max(x, 0, tf.int32)])
     assert [g.tolist() for g in got] == [[1, 0], [0, 1], [1, 0]]
     assert got[0].dtype == np.int64 and got[2].dtype == np.int32
+
+
+def test_div_no_nan_and_multiply_no_nan_are_tfs_ops_with_tfs_gradients():
+    """TF's DivNoNan and MulNoNan ops (not a Select around a division), so a TF graph holding
+    them imports and a loss's 'value' op is of TF's type; values and gradients measured with
+    TF 2.15.1 (disable_v2_behavior). MulNoNan's gradient for y is x * grad even where y is 0."""
+    x, y = tf.constant([1.0, 2.0, -3.0]), tf.constant([0.0, 4.0, 2.0])
+    d = tf.div_no_nan(x, y)
+    m = tf.math.multiply_no_nan(tf.constant([np.inf, 2.0, 3.0]), tf.constant([0.0, 1.0, 2.0]))
+    xb, yb = tf.constant([[1.0], [2.0]]), tf.constant([0.0, 3.0])
+    db = tf.div_no_nan(xb, yb, name="mine")
+    assert (d.op.type, d.op.name, m.op.type, m.op.name, db.op.name) == (
+        "DivNoNan", "div_no_nan", "MulNoNan", "multiply_no_nan", "mine")
+    loss = tf.losses.mean_squared_error([1.0], [2.0], weights=0.0)
+    assert loss.op.type == "DivNoNan" and loss.op.name.endswith("value")
+    div_grads = tf.gradients(tf.reduce_sum(db * db), [xb, yb])
+    mul_grads = tf.gradients(tf.reduce_sum(tf.math.multiply_no_nan(xb, yb)), [xb, yb])
+    ints = tf.div_no_nan(tf.constant([3, 1]), tf.constant([2, 0]))    # cast as truediv casts
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(d), [0.0, 0.5, -1.5])
+        np.testing.assert_allclose(sess.run(m), [0.0, 2.0, 6.0])
+        np.testing.assert_allclose(sess.run(db), [[0.0, 1 / 3], [0.0, 2 / 3]], rtol=1e-6)
+        gx, gy = sess.run(div_grads)
+        np.testing.assert_allclose(gx, [[0.22222222], [0.44444445]], rtol=1e-6)
+        np.testing.assert_allclose(gy, [0.0, -0.3703704], rtol=1e-6)
+        gx, gy = sess.run(mul_grads)
+        np.testing.assert_allclose(gx, [[3.0], [3.0]])
+        np.testing.assert_allclose(gy, [3.0, 3.0])
+        assert ints.dtype == tf.float64 and sess.run(ints).tolist() == [1.5, 0.0]
+        assert sess.run(loss) == 0.0
+    with pytest.raises(TypeError, match="not in list of allowed values.*op MulNoNan"):
+        tf.math.multiply_no_nan(tf.constant([1]), tf.constant([0]))
