@@ -122,6 +122,8 @@ from .api import strings  # noqa: F401  tf.strings
 from .api import image  # noqa: F401  tf.image
 from .api import audio  # noqa: F401  tf.audio
 from .api import spectral  # noqa: F401  tf.spectral
+from .api import ragged  # noqa: F401  tf.ragged
+from .ops.ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401  tf.RaggedTensor ...
 from .api import (bitwise, config, distributions, graph_util, linalg, lookup,  # noqa: F401
                   manip, nest, quantization, queue, sets, signal)
 from .api import test  # noqa: F401  tf.test

@@ -83,7 +83,7 @@ def table(cov):
 # family a paragraph: its name and a colon, then its names relative to the family (`dense` is
 # tf.layers.dense; the top level is `tf`). `python tests/test_api_coverage.py --pin` prints
 # the block for what the sandbox has now.
-# pinned 2026-11-28 17:00 UTC
+# pinned 2026-11-28 19:31 UTC
 REQUIRED_TEXT = """
 tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLAG
     ConditionalAccumulator ConditionalAccumulatorBase ConfigProto CriticalSection DType
@@ -93,18 +93,18 @@ tf: AUTO_REUSE AggregationMethod Assert AttrValue COMPILER_VERSION CXX11_ABI_FLA
     GraphKeys GraphOptions HistogramProto IdentityReader IndexedSlices IndexedSlicesSpec
     InteractiveSession LogMessage MONOLITHIC_BUILD MetaGraphDef Module NameAttrList NoGradient
     NodeDef NotDifferentiable OpError Operation OptimizerOptions OptionalSpec PaddingFIFOQueue
-    Print PriorityQueue QUANTIZED_DTYPES QueueBase RandomShuffleQueue ReaderBase
-    RegisterGradient RunMetadata RunOptions Session SessionLog SparseConditionalAccumulator
-    SparseFeature SparseTensor SparseTensorSpec SparseTensorValue Summary SummaryMetadata
-    TFRecordReader Tensor TensorArray TensorArraySpec TensorInfo TensorShape TensorSpec
-    TextLineReader TypeSpec UnconnectedGradients VERSION VarLenFeature Variable
-    VariableAggregation VariableScope VariableSynchronization WholeFileReader abs accumulate_n
-    acos acosh add add_check_numerics_ops add_n add_to_collection add_to_collections
-    all_variables angle arg_max arg_min argmax argmin argsort as_dtype as_string asin asinh
-    assert_equal assert_greater assert_greater_equal assert_integer assert_less
-    assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive
-    assert_none_equal assert_positive assert_proper_iterable assert_rank assert_rank_at_least
-    assert_rank_in assert_same_float_dtype assert_scalar assert_type
+    Print PriorityQueue QUANTIZED_DTYPES QueueBase RaggedTensor RaggedTensorSpec
+    RandomShuffleQueue ReaderBase RegisterGradient RunMetadata RunOptions Session SessionLog
+    SparseConditionalAccumulator SparseFeature SparseTensor SparseTensorSpec SparseTensorValue
+    Summary SummaryMetadata TFRecordReader Tensor TensorArray TensorArraySpec TensorInfo
+    TensorShape TensorSpec TextLineReader TypeSpec UnconnectedGradients VERSION VarLenFeature
+    Variable VariableAggregation VariableScope VariableSynchronization WholeFileReader abs
+    accumulate_n acos acosh add add_check_numerics_ops add_n add_to_collection
+    add_to_collections all_variables angle arg_max arg_min argmax argmin argsort as_dtype
+    as_string asin asinh assert_equal assert_greater assert_greater_equal assert_integer
+    assert_less assert_less_equal assert_near assert_negative assert_non_negative
+    assert_non_positive assert_none_equal assert_positive assert_proper_iterable assert_rank
+    assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar assert_type
     assert_variables_initialized assign assign_add assign_sub atan atan2 atanh batch_gather
     batch_scatter_update batch_to_space batch_to_space_nd betainc bfloat16 bincount bitcast bool
     boolean_mask broadcast_dynamic_shape broadcast_static_shape broadcast_to case cast ceil

@@ -4,14 +4,15 @@ A Session runs (parts of) a graph. `sess.run(fetches, feed_dict)`:
 
   1. flattens `fetches` -- a tensor, an op, a name like 'y:0' or 'train', or lists, tuples,
      dicts and namedtuples of them, nested -- into a list of unique graph elements (an
-     IndexedSlices or a SparseTensor stands for its three tensors);
+     IndexedSlices or a SparseTensor stands for its three tensors, a RaggedTensor for its
+     flat values and row splits);
   2. checks every fed value against its tensor's dtype and static shape (a SparseTensor key
      is fed with a SparseTensorValue or an (indices, values, dense_shape) tuple, one value
-     for each of its three tensors);
+     for each of its three tensors; a RaggedTensor key with a tf.ragged.RaggedTensorValue);
   3. asks its runtime to run the graph piece that computes those fetches (planned once per
      distinct signature and cached);
   4. rebuilds the results in the shape of `fetches` (ops give None, a SparseTensor a
-     SparseTensorValue of arrays).
+     SparseTensorValue of arrays, a RaggedTensor a tf.ragged.RaggedTensorValue).
 
 `Session('')` runs in this process (DirectSession). `Session('grpc://host:port')` talks to the
 master service of a sandbox server (see sandbox/runtime/).
@@ -30,6 +31,8 @@ from ..framework.operation import Operation
 from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.dtypes import string
 from ..framework.tensor import Tensor, _as_bytes_array
+from ..ops.ragged.ragged_tensor import RaggedTensor                  # ragged (ops/ragged/)
+from ..ops.ragged.ragged_tensor_value import RaggedTensorValue
 from .config import ConfigProto
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
@@ -66,6 +69,9 @@ class _FetchStructure:
         if isinstance(fetch, SparseTensor):           # TF: a SparseTensorValue of arrays
             parts = [fetch.indices, fetch.values, fetch.dense_shape]
             return ("sparse_tensor", None, [self._build(p) for p in parts])
+        if isinstance(fetch, RaggedTensor):           # TF: a RaggedTensorValue of arrays
+            parts = [fetch.flat_values] + list(fetch.nested_row_splits)
+            return ("ragged_tensor", None, [self._build(p) for p in parts])
         try:
             element = self.graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
         except TypeError as e:
@@ -94,6 +100,11 @@ class _FetchStructure:
                                         for n in node[2]])
         if kind == "sparse_tensor":
             return SparseTensorValue(*[self._rebuild(n, values) for n in node[2]])
+        if kind == "ragged_tensor":                   # flat values, then splits outermost first
+            value, *nested_splits = [self._rebuild(n, values) for n in node[2]]
+            for splits in reversed(nested_splits):
+                value = RaggedTensorValue(value, splits)
+            return value
         if kind == "sequence":
             items = [self._rebuild(n, values) for n in node[2]]
             return items if node[1] is list else node[1](items)
@@ -394,6 +405,9 @@ def _expand_sparse_feeds(feed_dict):
     as TF, its value -- a SparseTensorValue or any (indices, values, dense_shape) triple -- is
     zipped with [sp.indices, sp.values, sp.dense_shape]."""
     for key, value in feed_dict.items():
+        if isinstance(key, RaggedTensor):
+            yield from _ragged_feeds(key, value)
+            continue
         if not isinstance(key, SparseTensor):
             yield key, value
             continue
@@ -410,6 +424,20 @@ def _expand_sparse_feeds(feed_dict):
                             "tf.SparseTensorValue or a tuple (indices, values, dense_shape)."
                             ) from None
         yield from zip([key.indices, key.values, key.dense_shape], parts)
+
+
+def _ragged_feeds(key, value):
+    """A RaggedTensor key is fed, as in TF, with a tf.ragged.RaggedTensorValue: its flat_values
+    and nested row_splits feed the key's (ops/ragged/)."""
+    if not isinstance(value, RaggedTensorValue):
+        raise TypeError(f"Cannot feed value {_short(value)} of type {type(value).__name__} to a "
+                        "RaggedTensor: feed a tf.ragged.RaggedTensorValue, e.g. "
+                        "tf.ragged.constant_value([[1, 2], [3]]).")
+    if value.ragged_rank != key.ragged_rank:
+        raise ValueError(f"Cannot feed a RaggedTensorValue of ragged_rank {value.ragged_rank} "
+                         f"to a RaggedTensor of ragged_rank {key.ragged_rank}.")
+    yield from zip((key.flat_values,) + key.nested_row_splits,
+                   (value.flat_values,) + value.nested_row_splits)
 
 
 def _as_result(value):

@@ -21,8 +21,9 @@ The splitting functions give a SparseTensor [batch, most tokens] (row i holds th
 string i). tf.string_split (op StringSplit) splits at *any byte* of `delimiter` (every byte
 when it is empty) and by default drops empty tokens; tf.strings.split (op StringSplitV2)
 splits as Python's bytes.split does: at runs of ASCII whitespace without `sep`, else at each
-`sep`, keeping empty tokens, at most `maxsplit` times. Their result_type="RaggedTensor" is
-not here (the sandbox has no RaggedTensor). The string hashes are in string_hash_ops.py.
+`sep`, keeping empty tokens, at most `maxsplit` times. With result_type="RaggedTensor" both
+give the same tokens as a RaggedTensor (ops/ragged/), row i the tokens of string i. The string
+hashes are in string_hash_ops.py.
 """
 import builtins
 import re
@@ -350,6 +351,22 @@ def _sparse_split(op_type, x, sep, attrs, scope):
     return SparseTensor(indices, values, shape)
 
 
+def _as_ragged(tokens, outer_shape=None):
+    """A vector's split as TF's RaggedTensor result: row i holds the tokens of string i
+    (TF's RaggedTensor.from_value_rowids of the sparse result). `outer_shape`, for an input
+    of more dimensions that was flattened first, nests the rows back into those dimensions."""
+    from . import array_ops, reduction_ops
+    from .ragged.ragged_tensor import RaggedTensor
+    rows = RaggedTensor.from_value_rowids(tokens.values, tokens.indices[:, 0],
+                                          nrows=tokens.dense_shape[0], validate=False)
+    if outer_shape is not None:
+        for k in reversed(range(1, outer_shape.get_shape().as_list()[0])):
+            rows_here = reduction_ops.reduce_prod(outer_shape[:k + 1])
+            splits = array_ops.range(0, rows_here + 1, outer_shape[k])
+            rows = RaggedTensor.from_row_splits(rows, splits, validate=False)
+    return rows
+
+
 def string_split(source, sep=None, skip_empty=True, delimiter=None,
                  result_type="SparseTensor", name=None):
     """The strings of the vector `source` split at any byte of `sep` (default " "; `delimiter`
@@ -362,16 +379,14 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None,
     delim = _deprecated_lookup("sep", sep, "delimiter", delimiter)
     if delim is None:
         delim = " "
-    if result_type == "RaggedTensor":
-        raise NotImplementedError("The sandbox has no RaggedTensor: use "
-                                  "result_type='SparseTensor'.")
-    if result_type != "SparseTensor":
+    if result_type not in ("RaggedTensor", "SparseTensor"):
         raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
     with name_scope(name, "StringSplit", [source]):
         with name_scope(None, "StringSplit", [source, delim]) as scope:
             d = _strings(delim, "delimiter")
             x = _strings(source, "source")
-            return _sparse_split("StringSplit", x, d, {"skip_empty": bool(skip_empty)}, scope)
+            tokens = _sparse_split("StringSplit", x, d, {"skip_empty": bool(skip_empty)}, scope)
+    return _as_ragged(tokens) if result_type == "RaggedTensor" else tokens
 
 
 def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",  # noqa: A002
@@ -380,16 +395,24 @@ def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",
     at runs of whitespace when `sep` is None or empty, else at each `sep`, empty tokens kept
     -- as a SparseTensor [*input.shape, most tokens] (a scalar counts as a vector of one)."""
     x = _deprecated_lookup("input", input, "source", source)
-    if result_type == "RaggedTensor":
-        raise NotImplementedError("The sandbox has no RaggedTensor: use "
-                                  "result_type='SparseTensor'.")
+    if result_type not in ("RaggedTensor", "SparseTensor"):
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    from . import array_ops
     with name_scope(name, "StringSplit", [x]) as scope:
         x = _strings(x, "input")
         if x.get_shape().ndims == 0:
-            from . import array_ops
             x = array_ops.expand_dims(x, 0)
         s = _strings("" if sep is None else sep, "sep")
-        return _sparse_split("StringSplitV2", x, s, {"maxsplit": int(maxsplit)}, scope)
+        if result_type == "SparseTensor":
+            return _sparse_split("StringSplitV2", x, s, {"maxsplit": int(maxsplit)}, scope)
+        outer = None
+        if x.get_shape().ndims != 1:           # split the strings as one vector, then nest
+            if x.get_shape().ndims is None:
+                raise ValueError("tf.strings.split with result_type='RaggedTensor' needs the "
+                                 "rank of its input known: give the placeholder a shape.")
+            outer, x = array_ops.shape(x, out_type=_dtypes.int64), array_ops.reshape(x, [-1])
+        tokens = _sparse_split("StringSplitV2", x, s, {"maxsplit": int(maxsplit)}, scope)
+    return _as_ragged(tokens, outer)
 
 
 # -- reduce_join -------------------------------------------------------------------------------

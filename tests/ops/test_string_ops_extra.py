@@ -184,8 +184,16 @@ def test_string_split_errors():
     with pytest.raises(ValueError, match="result_type must be 'RaggedTensor' or "
                                          "'SparseTensor'"):
         tf.string_split(["a b"], result_type="foo")
-    with pytest.raises(NotImplementedError):          # TF gives a RaggedTensor
-        tf.string_split(["a b"], result_type="RaggedTensor")
+    # result_type="RaggedTensor": TF 2.15.1's rows, for both splits and an input of rank 2
+    with tf.Session() as sess:
+        ragged = sess.run([tf.string_split(["a b", "", "c d e"], result_type="RaggedTensor"),
+                           tf.strings.split(["a  b", "c"], sep=" ", result_type="RaggedTensor"),
+                           tf.strings.split([["a b", "c"], ["d", "e f g"]],
+                                            result_type="RaggedTensor"),
+                           tf.strings.split("x y", result_type="RaggedTensor")])
+    assert [r.to_list() for r in ragged] == [
+        [[b"a", b"b"], [], [b"c", b"d", b"e"]], [[b"a", b"", b"b"], [b"c"]],
+        [[[b"a", b"b"], [b"c"]], [[b"d"], [b"e", b"f", b"g"]]], [[b"x", b"y"]]]
 
 
 def test_strings_split_is_pythons_split():
