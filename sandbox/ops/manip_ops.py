@@ -367,7 +367,7 @@ class Repeat(OpDef):
             raise errors.InvalidArgumentError(
                 None, None, f"repeats must be a scalar or have as many entries as axis {ax} "
                 f"has ({x.shape[ax]}), got {reps.size}")
-        return np.repeat(x, reps if reps.size > 1 else int(reps[0]), axis=ax)
+        return np.repeat(x, reps if reps.size != 1 else int(reps[0]), axis=ax)
 
     def gradient(op, grad):
         return [apply_op("RepeatGrad", [grad, op.inputs[0], op.inputs[1]],

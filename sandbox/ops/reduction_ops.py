@@ -114,9 +114,23 @@ class Mean(_Reduction):
         return [_reduction_grad("MeanGrad", grad, x, axes, op), None]
 
 
+def _lowest(dtype, sign):
+    """What TF's max (sign -1) or min (sign +1) of no elements is: the lowest or highest value
+    of the dtype (-inf, inf for floats)."""
+    if dtype.kind == "f":
+        return sign * np.inf
+    if dtype.kind == "b":
+        return sign > 0
+    info = np.iinfo(dtype)
+    return info.min if sign < 0 else info.max
+
+
 class Max(_Reduction):
-    """Maximum of the elements along the given axes."""
+    """Maximum of the elements along the given axes (of none: the dtype's lowest, as TF)."""
     def kernel(x, reduction_indices, keep_dims=False, T=None, Tidx=None):
+        if x.size == 0:
+            return np.maximum.reduce(x, axis=_axes(reduction_indices), keepdims=keep_dims,
+                                     initial=_lowest(x.dtype, -1))
         return np.maximum.reduce(x, axis=_axes(reduction_indices), keepdims=keep_dims)
 
     def gradient(op, grad):
@@ -125,8 +139,11 @@ class Max(_Reduction):
 
 
 class Min(_Reduction):
-    """Minimum of the elements along the given axes."""
+    """Minimum of the elements along the given axes (of none: the dtype's highest, as TF)."""
     def kernel(x, reduction_indices, keep_dims=False, T=None, Tidx=None):
+        if x.size == 0:
+            return np.minimum.reduce(x, axis=_axes(reduction_indices), keepdims=keep_dims,
+                                     initial=_lowest(x.dtype, +1))
         return np.minimum.reduce(x, axis=_axes(reduction_indices), keepdims=keep_dims)
 
     def gradient(op, grad):

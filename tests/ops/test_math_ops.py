@@ -872,3 +872,17 @@ def test_div_no_nan_and_multiply_no_nan_are_tfs_ops_with_tfs_gradients():
         assert sess.run(loss) == 0.0
     with pytest.raises(TypeError, match="not in list of allowed values.*op MulNoNan"):
         tf.math.multiply_no_nan(tf.constant([1]), tf.constant([0]))
+
+
+def test_max_and_min_of_no_elements_are_the_dtypes_extremes_and_empty_repeats_work():
+    """TF 2.15.1: reduce_max of nothing is -inf (floats) or the lowest integer, reduce_min the
+    highest; tf.repeat of an empty tensor by empty repeats, and bincount of nothing, are empty."""
+    with tf.Session() as sess:
+        for dtype, low, high in ((tf.float32, -np.inf, np.inf), (tf.int32, -2**31, 2**31 - 1),
+                                 (tf.uint8, 0, 255)):
+            empty = tf.zeros([0], dtype)
+            assert sess.run([tf.reduce_max(empty), tf.reduce_min(empty)]) == [low, high]
+            assert sess.run(tf.reduce_max(tf.zeros([2, 0], dtype), axis=1)).tolist() == [low] * 2
+        assert sess.run(tf.repeat(tf.zeros([0], tf.int32), tf.zeros([0], tf.int32))).size == 0
+        assert sess.run(tf.repeat(tf.constant([1, 2]), tf.constant([0, 0]))).size == 0
+        assert sess.run(tf.math.bincount(tf.zeros([0], tf.int32))).size == 0
