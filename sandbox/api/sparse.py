@@ -8,12 +8,13 @@ ops/sparse_reduce_ops.py (softmax, reduce_max, maximum, minimum):
     logits = tf.sparse.sparse_dense_matmul(sp, w) + b
     counts = tf.sparse.reduce_sum(sp, axis=1)
 
-Not here (TF 1.15 has them): cross, expand_dims, eye, and the SparseFeature /
-sparse-serialization names.
+cross and cross_hashed are in ops/sparse_cross_ops.py, eye and expand_dims in
+ops/sparse_array_ops.py, and SparseConditionalAccumulator in ops/accumulator_ops.py.
 """
 from ..framework.sparse_tensor import SparseTensor  # noqa: F401
+from ..ops.accumulator_ops import SparseConditionalAccumulator  # noqa: F401
 from ..ops.sparse_array_ops import (  # noqa: F401
-    sparse_concat as concat, sparse_mask as mask, sparse_merge as merge,
+    sparse_expand_dims as expand_dims, sparse_eye as eye, sparse_concat as concat, sparse_mask as mask, sparse_merge as merge,
     sparse_reset_shape as reset_shape, sparse_split as split,
     sparse_to_indicator as to_indicator, sparse_transpose as transpose,
 )
@@ -27,13 +28,17 @@ from ..ops.sparse_ops import (  # noqa: F401
     sparse_reorder as reorder, sparse_reshape as reshape, sparse_retain as retain,
     sparse_slice as slice, sparse_tensor_to_dense as to_dense,
 )
+from ..ops.sparse_cross_ops import sparse_cross as cross  # noqa: F401
+from ..ops.sparse_cross_ops import sparse_cross_hashed as cross_hashed  # noqa: F401
 from ..ops.sparse_reduce_ops import (  # noqa: F401
     sparse_maximum as maximum, sparse_minimum as minimum, sparse_reduce_max as reduce_max,
     sparse_reduce_max_sparse as reduce_max_sparse,
     sparse_reduce_sum_sparse as reduce_sum_sparse, sparse_softmax as softmax,
 )
 
-__all__ = ["SparseTensor", "add", "concat", "fill_empty_rows", "from_dense", "mask", "matmul",
+__all__ = ["SparseConditionalAccumulator", "SparseTensor", "add", "concat", "cross",
+           "cross_hashed", "expand_dims", "eye", "fill_empty_rows", "from_dense", "mask",
+           "matmul",
            "maximum", "merge", "minimum", "placeholder", "reduce_max", "reduce_max_sparse",
            "reduce_sum", "reduce_sum_sparse", "reorder", "reset_shape", "reshape", "retain",
            "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax", "split",

@@ -29,13 +29,14 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from ..framework.tensor_util import constant_value
 from . import array_ops, check_ops, indexing_ops, math_ops, reduction_ops, slicing_ops, sort_ops
-from .basic_math_ops import maximum
+from .basic_math_ops import maximum, minimum
 from .constant_op import constant
 from .control_flow_ops import identity
 from .sparse_ops import _invalid, sparse_reorder, sparse_tensor_to_dense
 
 __all__ = ["sparse_concat", "sparse_split", "sparse_transpose", "sparse_reset_shape",
-           "sparse_to_indicator", "sparse_merge", "sparse_mask"]
+           "sparse_to_indicator", "sparse_merge", "sparse_mask"]   # (+ tf.sparse.eye,
+# tf.sparse.expand_dims below: TF 1.15 has them in tf.sparse only)
 
 
 def _dims_equal(a, b):
@@ -404,3 +405,48 @@ def sparse_mask(a, mask_indices, name=None):
         out_indices, to_gather = sort_ops.setdiff1d(a.indices, mask_indices)
         out_values = indexing_ops.gather(a.values, to_gather, name=scope)
         return IndexedSlices(out_values, out_indices, a.dense_shape)
+
+
+# -- eye and expand_dims: TF 1.15's python/ops/sparse_ops.py, built from ordinary ops ----------
+
+def _int64(value, name):
+    value = convert_to_tensor(value, name=name)
+    return value if value.dtype == _dtypes.int64 else math_ops.cast(value, _dtypes.int64)
+
+
+def sparse_eye(num_rows, num_columns=None, dtype=_dtypes.float32, name=None):
+    """tf.sparse.eye: ones on the main diagonal of a [num_rows, num_columns] SparseTensor."""
+    with name_scope(name, "eye", [num_rows, num_columns]):
+        num_rows = _int64(num_rows, "num_rows")
+        num_columns = num_rows if num_columns is None else _int64(num_columns, "num_columns")
+        diag_size = minimum(num_rows, num_columns)
+        diag_range = array_ops.range(diag_size, dtype=_dtypes.int64)
+        return SparseTensor(indices=array_ops.stack([diag_range, diag_range], axis=1),
+                            values=array_ops.ones(diag_size, dtype=dtype),
+                            dense_shape=array_ops.stack([num_rows, num_columns]))
+
+
+def sparse_expand_dims(sp_input, axis=None, name=None):
+    """tf.sparse.expand_dims: a dimension of size 1 inserted at `axis` (default -1, the last;
+    negative axes count from the end of the result), the values unchanged."""
+    sp_input = convert_sparse(sp_input)
+    rank = sp_input.dense_shape.get_shape()[0]
+    rank = array_ops.shape(sp_input.dense_shape)[0] if rank is None else rank
+    axis = -1 if axis is None else axis
+    with name_scope(name, "expand_dims", [sp_input]):
+        if isinstance(axis, numbers.Integral):
+            axis = convert_to_tensor(axis, name="axis", dtype=_dtypes.int32)
+        elif not isinstance(axis, Tensor):
+            raise TypeError(f"axis must be an int or tensor of type int32, got {axis!r}")
+        from .comparison_ops import greater_equal, where
+        axis = where(greater_equal(axis, 0), axis, axis + rank + 1)
+        column_size = array_ops.shape(sp_input.indices)[0]
+        new_index = array_ops.zeros(array_ops.stack([column_size, 1]), dtype=_dtypes.int64)
+        indices_before = slicing_ops.slice(sp_input.indices, [0, 0], array_ops.stack([-1, axis]))
+        indices_after = slicing_ops.slice(sp_input.indices, array_ops.stack([0, axis]), [-1, -1])
+        indices = slicing_ops.concat([indices_before, new_index, indices_after], axis=1)
+        shape_before = slicing_ops.slice(sp_input.dense_shape, [0], array_ops.reshape(axis, [1]))
+        shape_after = slicing_ops.slice(sp_input.dense_shape, array_ops.reshape(axis, [1]), [-1])
+        new_shape = convert_to_tensor([1], name="new_shape", dtype=_dtypes.int64)
+        shape = slicing_ops.concat([shape_before, new_shape, shape_after], axis=0)
+        return SparseTensor(indices=indices, values=sp_input.values, dense_shape=shape)

@@ -1,11 +1,12 @@
-"""The hashed SparseCross op -- mirrors TensorFlow's sparse_cross_hashed (python/ops/sparse_ops.py)
-and its kernel (core/kernels/sparse_cross_op.cc): the op under tf.feature_column.crossed_column
-(sandbox/feature_column/crossed_column.py).
+"""The SparseCross op -- mirrors TensorFlow 1.15's tf.sparse.cross and tf.sparse.cross_hashed
+(python/ops/sparse_ops.py) and their kernel (core/kernels/sparse_cross_op.cc); the hashed cross
+is the op under tf.feature_column.crossed_column (sandbox/feature_column/crossed_column.py).
 
-Row b of the output gets one id per combination of row b's features in the inputs, the last
-input varying fastest; an id is FingerprintCat64 folded over the features' 64-bit hashes
-(strings: FarmHash's Fingerprint64; integers: themselves), starting from the hash key, modulo
-num_buckets.
+Row b of the output gets one value per combination of row b's features in the inputs, the
+last input varying fastest. tf.sparse.cross joins the features' text with "_X_"
+(b'a_X_7_X_x'); in the hashed cross a value is FingerprintCat64 folded over the features'
+64-bit hashes (strings: FarmHash's Fingerprint64; integers: themselves), starting from the
+hash key, modulo num_buckets.
 """
 import numpy as np
 
@@ -18,7 +19,7 @@ from ..framework.tensor_shape import TensorShape
 from . import math_ops
 from .string_hash_ops import fingerprint64
 
-__all__ = ["sparse_cross_hashed", "fingerprint_cat64", "DEFAULT_HASH_KEY"]
+__all__ = ["sparse_cross", "sparse_cross_hashed", "fingerprint_cat64", "DEFAULT_HASH_KEY"]
 
 _M = (1 << 64) - 1
 _K_MUL = 0xc6a4a7935bd1e995
@@ -44,9 +45,14 @@ def _feature_hash(value):
     return int(value) & _M
 
 
+def _feature_text(value):
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
 class SparseCross(OpDef):
-    """The hashed cross of N SparseTensors (indices, values, shapes) and some dense [batch, k]
-    tensors: row b gets one id per combination of its features, last input fastest."""
+    """The cross of N SparseTensors (indices, values, shapes) and some dense [batch, k]
+    tensors: row b gets one value per combination of its features, last input fastest --
+    hashed ids, or (hashed_output=False) the features' text joined by '_X_'."""
     multi_output = True
     differentiable = False
 
@@ -61,12 +67,25 @@ class SparseCross(OpDef):
         for ind, val in zip(indices, values):
             rows = [[] for _ in range(batch)]
             for (row, *_rest), v in zip(np.asarray(ind).tolist(), np.asarray(val).tolist()):
-                rows[row].append(_feature_hash(v))
+                rows[row].append(_feature_hash(v) if hashed_output else _feature_text(v))
             columns.append(rows)
         for d in dense:
             d = np.asarray(d).reshape(batch, -1)
-            columns.append([[_feature_hash(v) for v in d[b].tolist()] for b in range(batch)])
+            feature = _feature_hash if hashed_output else _feature_text
+            columns.append([[feature(v) for v in d[b].tolist()] for b in range(batch)])
         out_indices, out_values, width = [], [], 0
+        if not hashed_output:
+            for b in range(batch):
+                crossed = [b""]
+                for k, column in enumerate(columns):
+                    crossed = [h + (b"_X_" if k else b"") + f for h in crossed for f in column[b]]
+                out_indices += [(b, j) for j in range(len(crossed))]
+                out_values += crossed
+                width = max(width, len(crossed))
+            values = np.empty(len(out_values), dtype=object)
+            values[:] = out_values
+            return (np.array(out_indices, dtype=np.int64).reshape(-1, 2), values,
+                    np.array([batch, width], dtype=np.int64))
         for b in range(batch):
             crossed = [int(hash_key) & _M]
             for column in columns:
@@ -80,9 +99,19 @@ class SparseCross(OpDef):
                 np.array([batch, width], dtype=np.int64))
 
 
+def sparse_cross(inputs, name=None):
+    """The cross of `inputs` (SparseTensors and dense Tensors, strings or integers) as a
+    SparseTensor of strings, the features of each combination joined by '_X_'."""
+    return _sparse_cross(inputs, False, 0, 0, name)
+
+
 def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """The hashed cross of `inputs` (SparseTensors and dense Tensors) as a SparseTensor of
     int64 ids in [0, num_buckets) (TF's tf.sparse.cross_hashed of TF 1.x)."""
+    return _sparse_cross(inputs, True, num_buckets, hash_key or DEFAULT_HASH_KEY, name)
+
+
+def _sparse_cross(inputs, hashed_output, num_buckets, hash_key, name):
     with name_scope(name, "SparseCross", []) as scope:
         sparse = [i for i in inputs if isinstance(i, SparseTensor)]
         dense = [convert_to_tensor(i) for i in inputs if not isinstance(i, SparseTensor)]
@@ -92,7 +121,8 @@ def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
         args = ([s.indices for s in sparse] + [_values(s.values) for s in sparse] +
                 [s.dense_shape for s in sparse] + [_values(d) for d in dense])
         out = apply_op("SparseCross", args, {
-            "N": len(sparse), "hashed_output": True, "num_buckets": int(num_buckets),
-            "hash_key": int(hash_key or DEFAULT_HASH_KEY)}, name=scope,
-            output_dtypes=[dtypes.int64, dtypes.int64, dtypes.int64])
+            "N": len(sparse), "hashed_output": hashed_output, "num_buckets": int(num_buckets),
+            "hash_key": int(hash_key)}, name=scope,
+            output_dtypes=[dtypes.int64, dtypes.int64 if hashed_output else dtypes.string,
+                           dtypes.int64])
         return SparseTensor(*out)

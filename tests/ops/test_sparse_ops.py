@@ -705,3 +705,30 @@ def test_sparse_features_fed_on_a_worker_read_a_table_on_two_ps():
     # and only those rows left the ps: far less than a shard (10000 x 16 x 4 = 640 kB)
     shard_bytes = vocab // 2 * dim * 4
     assert all(0 < s < 0.01 * shard_bytes for s in sent), sent
+
+
+def test_sparse_cross_eye_expand_dims_and_the_accumulator_name_as_tf_115():
+    """tf.sparse.cross (strings joined by '_X_'), cross_hashed, eye, expand_dims at the front,
+    the end and the middle: indices, values and shapes TF 2.15.1 gives for the same inputs."""
+    a = tf.SparseTensor([[0, 0], [1, 0], [1, 1]], ["a", "b", "c"], [2, 2])
+    b = tf.SparseTensor([[0, 0], [1, 0]], tf.constant([7, 8], tf.int64), [2, 1])
+    d = tf.constant([["x"], ["y"]])
+    results = [tf.sparse.cross([a, b, d]), tf.sparse.cross_hashed([a, b, d], num_buckets=100),
+               tf.sparse.eye(3, 4), tf.sparse.eye(2, dtype=tf.int32),
+               tf.sparse.expand_dims(a, 0), tf.sparse.expand_dims(a, -1),
+               tf.sparse.expand_dims(a, 1)]
+    assert results[0].values.dtype == tf.string and results[2].dtype == tf.float32
+    with tf.Session() as sess:
+        got = [(r.indices.tolist(), r.values.tolist(), r.dense_shape.tolist())
+               for r in sess.run(results)]
+    assert got == [
+        ([[0, 0], [1, 0], [1, 1]], [b"a_X_7_X_x", b"b_X_8_X_y", b"c_X_8_X_y"], [2, 2]),
+        ([[0, 0], [1, 0], [1, 1]], [54, 34, 53], [2, 2]),
+        ([[0, 0], [1, 1], [2, 2]], [1.0, 1.0, 1.0], [3, 4]),
+        ([[0, 0], [1, 1]], [1, 1], [2, 2]),
+        ([[0, 0, 0], [0, 1, 0], [0, 1, 1]], [b"a", b"b", b"c"], [1, 2, 2]),
+        ([[0, 0, 0], [1, 0, 0], [1, 1, 0]], [b"a", b"b", b"c"], [2, 2, 1]),
+        ([[0, 0, 0], [1, 0, 0], [1, 0, 1]], [b"a", b"b", b"c"], [2, 1, 2])]
+    assert tf.sparse.SparseConditionalAccumulator is tf.SparseConditionalAccumulator
+    with pytest.raises(TypeError, match="axis must be an int or tensor"):
+        tf.sparse.expand_dims(a, 1.5)
