@@ -18,6 +18,8 @@ slice back, however the checkpoint was partitioned.
 
 The file format is in sandbox/framework/tensor_bundle.py.
 """
+import os
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -77,14 +79,19 @@ class RestoreV2(OpDef):
 
 class MergeV2Checkpoints(OpDef):
     """Merges the one-shard checkpoints `checkpoint_prefixes` into the sharded checkpoint
-    `destination_prefix` (renames the data files, writes one index)."""
+    `destination_prefix` (renames the data files, writes one index). allow_missing_files
+    (TF 2's attr, in the Savers of graphs TF 2 wrote) skips the prefixes that were not
+    written."""
     stateful = True
     differentiable = False
 
-    def kernel(checkpoint_prefixes, destination_prefix, delete_old_dirs=True):
-        tensor_bundle.merge_checkpoints(
-            np.asarray(checkpoint_prefixes, dtype=object).reshape(-1).tolist(),
-            destination_prefix, delete_old_dirs)
+    def kernel(checkpoint_prefixes, destination_prefix, delete_old_dirs=True,
+               allow_missing_files=False):
+        prefixes = np.asarray(checkpoint_prefixes, dtype=object).reshape(-1).tolist()
+        if allow_missing_files:
+            prefixes = [p for p in prefixes if os.path.exists(
+                tensor_bundle.index_filename(tensor_bundle._text(p)))]
+        tensor_bundle.merge_checkpoints(prefixes, destination_prefix, delete_old_dirs)
 
 
 class ShardedFilename(OpDef):

@@ -68,7 +68,7 @@ def _simple_save(export_dir):
 
 # -- TF 2.15 wrote it, the sandbox loads it ----------------------------------------------------
 
-def test_tf215_saved_model_loads_and_gives_tfs_numbers():
+def test_tf215_saved_model_loads_and_gives_tfs_numbers(tmp_path):
     with tf.Session(graph=tf.Graph()) as sess:
         meta = tf.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING], DATA)
         sig = meta.signature_def[tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
@@ -80,11 +80,17 @@ def test_tf215_saved_model_loads_and_gives_tfs_numbers():
         np.testing.assert_array_equal(sess.run("dense/kernel:0"),
                                       np.float32(TF215_KERNEL))
         graph = sess.graph
-        # TF's save branch starts with StaticRegexFullMatch, an op the sandbox lacks: left
-        # out with what depends on it; the restore branch is there.
+        # TF's Saver came with the graph, both branches: its save branch (StaticRegexFullMatch,
+        # MergeV2Checkpoints with TF 2's allow_missing_files) writes a checkpoint here too.
         assert graph.get_operation_by_name("save/restore_all").type == "NoOp"
-        with pytest.raises(KeyError):
-            graph.get_operation_by_name("save/StaticRegexFullMatch")
+        assert graph.get_operation_by_name("save/StaticRegexFullMatch").type == \
+            "StaticRegexFullMatch"
+        saver_def = meta.saver_def
+        prefix = os.path.join(str(tmp_path), "ckpt")
+        assert sess.run(saver_def.save_tensor_name,
+                        {saver_def.filename_tensor_name: prefix}) == prefix.encode()
+        np.testing.assert_array_equal(tf.train.load_variable(prefix, "dense/kernel"),
+                                      np.float32(TF215_KERNEL))
         assert tf.saved_model.utils.get_tensor_from_tensor_info(sig.inputs["x"]) is \
             graph.get_tensor_by_name("x:0")
 
