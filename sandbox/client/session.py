@@ -155,8 +155,8 @@ class BaseSession:
 
     @property
     def graph_def(self):
-        return {"node": [op.node_def for op in self._graph.get_operations()],
-                "versions": {"producer": self._graph.version}}
+        """The session's graph as data: self.graph.as_graph_def() (framework/graph_def.py)."""
+        return self._graph.as_graph_def()
 
     @property
     def sess_str(self):

@@ -155,6 +155,7 @@ class Graph:
             self._nodes_by_name[name] = op
             self._nodes.append(op)
             self._version += 1
+            op._added_at_version = self._version          # for as_graph_def(from_version)
             for controller in self._control_dependencies_stack:
                 controller.seen_ops.add(op)
             if compute_device:
@@ -335,6 +336,23 @@ class Graph:
     # -- lookup ----------------------------------------------------------------
     def get_operations(self):
         return list(self._nodes)
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """The graph as data (framework/graph_def.py): a GraphDef of the ops' node_defs, read as
+        TF's protobuf is (`.node`, `.SerializeToString()`). from_version: only the ops added
+        since `version` had that value; add_shapes: each node's output shapes in its
+        '_output_shapes' attr, as TF adds them."""
+        from .graph_def import GraphDef
+        from ..version import GRAPH_DEF_VERSION
+        nodes = []
+        for op in self._nodes:
+            if from_version is not None and op._added_at_version <= from_version:
+                continue
+            node_def = op.node_def
+            if add_shapes and op.outputs:
+                node_def["attr"]["_output_shapes"] = [t.get_shape() for t in op.outputs]
+            nodes.append(node_def)
+        return GraphDef(node=nodes, versions={"producer": GRAPH_DEF_VERSION})
 
     def get_operation_by_name(self, name):
         if not isinstance(name, str):

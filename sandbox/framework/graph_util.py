@@ -22,8 +22,9 @@ It works in two steps, as TF's:
 `variable_names_whitelist` freezes only the variables named; `variable_names_blacklist` all
 but those (the others stay variables, to be restored from a checkpoint).
 
-A graph_def is either the sandbox's form -- {"node": [NodeDef dicts], "versions": {...}}, what
-`sess.graph_def` gives -- or a GraphDef protobuf (tf.GraphDef, as parsed from a .pb file).
+A graph_def is either the sandbox's form -- a GraphDef of NodeDef dicts (framework/graph_def.py),
+what `sess.graph_def` and `graph.as_graph_def()` give -- or a GraphDef protobuf (tf.GraphDef, as
+parsed from a .pb file).
 Every function here returns the form it was given; tf.import_graph_def and tf.train.write_graph
 take both. The nodes are copies: the input graph_def is not changed.
 
@@ -35,6 +36,7 @@ import re
 
 import numpy as np
 
+from .graph_def import GraphDef
 from .node_def import NodeDef
 from .tensor_proto import dtype_of_enum, make_tensor_proto
 
@@ -48,7 +50,8 @@ _VARIABLE_OPS = {"Assign", "AssignAdd", "AssignSub", "Queue", "ScatterAdd", "Sca
 # -- the two forms of a graph_def ---------------------------------------------------------------
 
 def _is_proto(graph_def):
-    return hasattr(graph_def, "SerializeToString") and hasattr(graph_def, "node")
+    return hasattr(graph_def, "SerializeToString") and hasattr(graph_def, "node") and \
+        not isinstance(graph_def, dict)          # (the sandbox's GraphDef is a dict)
 
 
 def _nodes(graph_def):
@@ -71,7 +74,7 @@ def _graph_def_like(graph_def, nodes):
             if field in graph_def.DESCRIPTOR.fields_by_name and graph_def.HasField(field):
                 getattr(out, field).CopyFrom(getattr(graph_def, field))
         return out
-    return {"node": nodes, "versions": dict(graph_def.get("versions", {}))}
+    return GraphDef(node=nodes, versions=dict(graph_def.get("versions", {})))
 
 
 def _copy_node(node, inputs=None):

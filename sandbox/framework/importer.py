@@ -122,12 +122,21 @@ def _node_dicts(graph_def):
     for nd in nodes:
         if isinstance(nd, dict):
             out.append({"name": nd["name"], "op": nd["op"], "input": list(nd.get("input", ())),
-                        "device": nd.get("device") or "", "attr": dict(nd.get("attr") or {})})
-        else:                                   # a NodeDef protobuf
-            out.append({"name": nd.name, "op": nd.op, "input": list(nd.input),
-                        "device": nd.device or "",
-                        "attr": {k: _attr_value(k, v) for k, v in nd.attr.items()
+                        "device": nd.get("device") or "",
+                        "attr": {k: v for k, v in (nd.get("attr") or {}).items()
                                  if k != "_output_shapes"}})
+        else:                                   # a NodeDef protobuf
+            attrs = {k: _attr_value(k, v) for k, v in nd.attr.items() if k != "_output_shapes"}
+            for key, value in attrs.items():
+                if hasattr(value, "name") and hasattr(value, "attr"):    # a NameAttrList
+                    raise ValueError(
+                        f"Cannot import node {nd.name!r} ({nd.op}): its attr {key!r} calls the "
+                        f"function {value.name!r}, whose body a GraphDef protobuf keeps in "
+                        "GraphDef.library, which the sandbox cannot read. Import the graph's "
+                        "own GraphDef (graph.as_graph_def() or sess.graph_def, not its bytes): "
+                        "it holds the bodies of tf.while_loop, tf.cond and tf.data functions.")
+            out.append({"name": nd.name, "op": nd.op, "input": list(nd.input),
+                        "device": nd.device or "", "attr": attrs})
     return out
 
 

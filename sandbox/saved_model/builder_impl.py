@@ -40,7 +40,7 @@ import shutil
 from ..framework.graph import GraphKeys
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor
-from ..train.graph_io import _as_graph_def
+from ..framework.graph_def import as_proto
 from ..train.meta_graph import VARIABLE_COLLECTIONS, graph_extras
 from ..version import __version__
 from . import constants, tensor_bundle
@@ -294,7 +294,7 @@ def _meta_graph_def(graph, saver_def, clear_devices=False):
     # TF's loader parses the version ('1.15.0'; '1.15.0-sandbox' is not a version to it)
     meta.meta_info_def.tensorflow_version = __version__.partition("-")[0]
     meta.meta_info_def.tensorflow_git_version = __version__
-    meta.graph_def.CopyFrom(_as_graph_def(graph))
+    meta.graph_def.CopyFrom(as_proto(graph))
     if clear_devices:
         for node in meta.graph_def.node:
             node.device = ""

@@ -29,6 +29,8 @@ import weakref
 
 import numpy as np
 
+from ..framework.graph_def import graph_def_proto
+
 __all__ = ["FileWriter", "FileWriterCache", "SummaryWriter", "graph_def_proto"]
 
 _log = logging.getLogger("sandbox")
@@ -146,104 +148,6 @@ def _close_open_writers():
 
 
 # -- the graph for TensorBoard ------------------------------------------------------------
-
-def _type_enum(dtype):
-    from tensorboardX.proto import types_pb2
-    base = dtype.base_dtype.name
-    name = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}.get(
-        base, "DT_" + base.upper())
-    value = types_pb2.DataType.Value(name)
-    return value + 100 if dtype.is_ref else value
-
-
-def _shape_proto(shape):
-    from tensorboardX.proto import tensor_shape_pb2
-    if shape.dims is None:
-        return tensor_shape_pb2.TensorShapeProto(unknown_rank=True)
-    return tensor_shape_pb2.TensorShapeProto(dim=[
-        tensor_shape_pb2.TensorShapeProto.Dim(size=-1 if d is None else int(d))
-        for d in shape.as_list()])
-
-
-def _attr_proto(value):
-    """An AttrValue for a plain attribute (None when TensorBoard has no use for it)."""
-    from tensorboardX.proto import attr_value_pb2, tensor_pb2
-    from ..framework.dtypes import DType, as_dtype
-    from ..framework.tensor_shape import TensorShape
-    AttrValue = attr_value_pb2.AttrValue
-    if isinstance(value, bool) or isinstance(value, np.bool_):
-        return AttrValue(b=bool(value))
-    if isinstance(value, (int, np.integer)):
-        return AttrValue(i=int(value))
-    if isinstance(value, (float, np.floating)):
-        return AttrValue(f=float(value))
-    if isinstance(value, str):
-        return AttrValue(s=value.encode("utf-8"))
-    if isinstance(value, bytes):
-        return AttrValue(s=value)
-    if isinstance(value, DType):
-        return AttrValue(type=_type_enum(value))
-    if isinstance(value, TensorShape):
-        return AttrValue(shape=_shape_proto(value))
-    if isinstance(value, np.ndarray):            # a Const's value: its dtype and shape only
-        try:
-            dtype = _type_enum(as_dtype(value.dtype))
-        except (TypeError, ValueError):
-            return None
-        return AttrValue(tensor=tensor_pb2.TensorProto(
-            dtype=dtype, tensor_shape=_shape_proto(TensorShape(value.shape))))
-    if isinstance(value, (list, tuple)):
-        if value and all(_is_dims(v) for v in value):   # list(shape): parse_example's
-            value = [TensorShape([None if d == -1 else d for d in v]) for v in value]
-        items = [_attr_proto(v) for v in value]
-        if any(item is None for item in items):
-            return None
-        lst = AttrValue.ListValue()
-        for item in items:
-            field = item.WhichOneof("value")
-            if field in ("s", "i", "f", "b", "type"):
-                getattr(lst, field).append(getattr(item, field))
-            elif field == "shape":
-                lst.shape.add().CopyFrom(item.shape)
-            else:
-                return None
-        return AttrValue(list=lst)
-    return None
-
-
-def _is_dims(value):
-    """A shape written as a list of ints (-1 or None unknown), as parse_example's dense_shapes
-    are: an AttrValue has no list of lists, so a list of these is a list(shape)."""
-    return isinstance(value, (list, tuple)) and all(
-        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool))
-        for d in value)
-
-
-def graph_def_proto(graph):
-    """A TensorBoard GraphDef (tensorboardX's protobuf) of a sandbox Graph, or of a graph_def
-    dict {"node": [node_def, ...]} such as sess.graph_def: node names, ops, inputs, devices,
-    attrs, and each op's output shapes (`_output_shapes`, drawn on the edges)."""
-    from tensorboardX.proto import graph_pb2, node_def_pb2, versions_pb2
-    if isinstance(graph, dict):
-        pairs = [(nd, None) for nd in graph.get("node", [])]
-    else:
-        pairs = [(op.node_def, op) for op in graph.get_operations()]
-    nodes = []
-    for nd, op in pairs:
-        node = node_def_pb2.NodeDef(name=nd["name"], op=nd["op"], input=list(nd["input"]),
-                                    device=nd.get("device") or "")
-        for key, value in nd.get("attr", {}).items():
-            if key.startswith("_") and key != "_class":
-                continue
-            attr = _attr_proto(value)
-            if attr is not None:
-                node.attr[key].CopyFrom(attr)
-        if op is not None and op.outputs:
-            shapes = _attr_proto([t.get_shape() for t in op.outputs])
-            node.attr["_output_shapes"].CopyFrom(shapes)
-        nodes.append(node)
-    return graph_pb2.GraphDef(node=nodes, versions=versions_pb2.VersionDef(producer=27))
-
 
 # -- FileWriter ---------------------------------------------------------------------------
 
