@@ -230,6 +230,58 @@ class DatasetV1:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    def shard(self, num_shards, index):
+        """Every num_shards-th element, from the one at `index`: how each worker of a cluster
+        reads its own share of the data -- dataset.shard(num_workers, task_index) -- before
+        shuffling, so the shares never overlap."""
+        return _ShardDataset(self, num_shards, index)
+
+    def unbatch(self):
+        """Each element split along its first dimension into rows (the inverse of batch)."""
+        return _UnbatchDataset(self)
+
+    def enumerate(self, start=0):
+        """(index, element) pairs, the index an int64 counting from `start`."""
+        return DatasetV1.zip((DatasetV1.range(start, np.iinfo(np.int64).max), self))
+
+    def reduce(self, initial_state, reduce_func):
+        """The dataset folded into one value: state = reduce_func(state, element) for every
+        element, from `initial_state`; the result has initial_state's structure. It runs the
+        dataset to its end in one sess.run (TF's ReduceDataset)."""
+        return _reduce(self, initial_state, reduce_func)
+
+    def map_with_legacy_function(self, map_func, num_parallel_calls=None):
+        """TF 1.15's map traced the old way (Defun); the sandbox traces one way: as map."""
+        return self.map(map_func, num_parallel_calls)
+
+    def filter_with_legacy_function(self, predicate):
+        """TF 1.15's filter traced the old way (Defun); the sandbox traces one way: as filter."""
+        return self.filter(predicate)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None):
+        """The names of the files matching `file_pattern` (a glob, or a list of them), in a
+        random order unless shuffle=False (then sorted). Running it when nothing matches is
+        an InvalidArgumentError naming the pattern."""
+        from ..ops import control_flow_ops, file_io_ops, logging_ops
+        from ..ops.array_ops import shape as _shape
+        from ..ops.basic_math_ops import maximum
+        from ..ops.comparison_ops import greater
+        from ..framework.graph import control_dependencies, name_scope
+        with name_scope("file_list"):
+            pattern = convert_to_tensor(file_pattern, dtype=_dtypes.string, name="file_pattern")
+            matching = file_io_ops.matching_files(pattern)
+            count = _shape(matching, out_type=_dtypes.int64)[0]
+            message = ["No files matched pattern: ", pattern]
+            with control_dependencies([logging_ops.Assert(
+                    greater(count, 0), message, summarize=1, name="assert_not_empty")]):
+                matching = control_flow_ops.identity(matching)
+            buffer_size = maximum(_shape(matching, out_type=_dtypes.int64)[0], 1)
+        dataset = DatasetV1.from_tensor_slices(matching)
+        if shuffle is None or shuffle:
+            dataset = dataset.shuffle(buffer_size, seed=seed)
+        return dataset
+
     # -- options ----------------------------------------------------------------------------
     def options(self):
         """The tf.data.Options of this pipeline: its inputs' options, merged."""
@@ -614,6 +666,72 @@ class _Counted(_Unary):
     def _plan(self, tensors):
         return {"op": self._op, "input": self._input._plan(tensors),
                 self._key: tensors(self._count)}
+
+
+class _ShardDataset(_Unary):
+    def __init__(self, input_dataset, num_shards, index):
+        self._num_shards = _int64(num_shards, "num_shards")
+        self._index = _int64(index, "index")
+        super().__init__(input_dataset)
+
+    def _plan(self, tensors):
+        return {"op": "ShardDataset", "input": self._input._plan(tensors),
+                "num_shards": tensors(self._num_shards), "index": tensors(self._index)}
+
+
+class _UnbatchDataset(_Unary):
+    def __init__(self, input_dataset):
+        specs = input_dataset._flat_specs()
+        if any(s.shape.ndims == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        super().__init__(input_dataset, nest.pack_sequence_as(input_dataset._structure, [
+            _Spec(s.dtype, TensorShape(None) if s.shape.ndims is None else s.shape[1:])
+            for s in specs]))
+
+    def _plan(self, tensors):
+        return {"op": "UnbatchDataset", "input": self._input._plan(tensors)}
+
+
+def _reduce(dataset, initial_state, reduce_func):
+    """Builds Dataset.reduce's ReduceDataset op (ops/dataset_ops.py)."""
+    from ..framework.graph import get_default_graph, name_scope
+    from ..framework.op_def import apply_op
+    state = _normalize(initial_state, "Dataset.reduce's initial_state")
+    flat_state = nest.flatten(state)
+    element = dataset._structure
+
+    def call(placeholders):
+        old = nest.pack_sequence_as(state, placeholders[:len(flat_state)])
+        new = reduce_func(old, nest.pack_sequence_as(element, placeholders[len(flat_state):]))
+        new = _normalize(new, "Dataset.reduce's reduce_func")
+        try:
+            nest.assert_same_structure(state, new)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"The structure of the new state of Dataset.reduce's reduce_func "
+                            f"must match its initial_state: {e}") from None
+        flat_new = nest.flatten(new)
+        for old_t, new_t in zip(flat_state, flat_new):
+            if old_t.dtype.base_dtype != new_t.dtype.base_dtype:
+                raise TypeError(f"The element types for the new state must match the initial "
+                                f"state. Expected {[t.dtype for t in flat_state]}; got "
+                                f"{[t.dtype for t in flat_new]}.")
+        return flat_new, None
+
+    specs = [(t.dtype, t.shape) for t in flat_state] + [
+        (s.dtype, s.shape) for s in dataset._flat_specs()]
+    function, captures, out_specs, _ = trace_function(call, specs, "Dataset.reduce")
+    plan, tensors = dataset._plan_and_tensors()
+    with name_scope("ReduceDataset") as scope:
+        outputs = apply_op(
+            "ReduceDataset", list(tensors) + flat_state + list(captures),
+            {"dataset": plan, "f": function, "n_data": len(tensors),
+             "n_state": len(flat_state), "output_types": [t.dtype for t in flat_state],
+             "output_shapes": [most_specific_compatible_shape(t.shape, shape)
+                               for t, (_, shape) in zip(flat_state, out_specs)]},
+            name=scope, output_dtypes=[t.dtype for t in flat_state],
+            graph=get_default_graph())
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    return nest.pack_sequence_as(state, list(outputs))
 
 
 class ConcatenateDataset(DatasetV1):

@@ -343,3 +343,30 @@ def _task(device):
     """'/job:worker/replica:0/task:0/device:CPU:0' -> '/job:worker/task:0' (for hints)."""
     parts = [p for p in device.split("/") if p.startswith(("job:", "task:"))]
     return "/" + "/".join(parts) if parts else device
+
+
+class ReduceDataset(OpDef):
+    """Dataset.reduce: the whole dataset folded into one state by a function -- TF's
+    ReduceDataset op, run to the end of the dataset in one step. Inputs: the tensors the
+    dataset reads, then the initial state, then what the function captures."""
+    uses_context = True
+    stateful = True
+    differentiable = False
+    multi_output = True
+
+    def shape(op):
+        return [TensorShape(s) for s in op.get_attr("output_shapes")]
+
+    def kernel(ctx, step, *inputs, dataset=None, f=None, n_data=0, n_state=0,
+               output_types=(), output_shapes=()):
+        data = list(inputs[:n_data])
+        state = list(inputs[n_data:n_data + n_state])
+        captured = inputs[n_data + n_state:]
+        env = PipelineEnv(ctx.name, ctx.resources, ctx.device)
+        env.step = step
+        reduce_func = FunctionRunner(f, "the function of Dataset.reduce", ctx.resources,
+                                     ctx.device)
+        for element in iterate(dataset, data, env):
+            state = [np.asarray(v, dtype=t.as_numpy_dtype) for v, t in zip(
+                reduce_func(tuple(state) + tuple(element), captured, step), output_types)]
+        return tuple(state)

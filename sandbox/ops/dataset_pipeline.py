@@ -1,7 +1,7 @@
 """The iterators behind tf.data -- mirrors TensorFlow's dataset kernels
 (core/kernels/data/*_dataset_op.cc: tensor_slice, tensor, range, generator, map, flat_map,
 interleave, filter, batch, padded_batch, shuffle, repeat, take, skip, zip, concatenate,
-prefetch; and the file readers of reader_dataset_ops.cc: TFRecord, text line and
+prefetch, shard, unbatch; and the file readers of reader_dataset_ops.cc: TFRecord, text line and
 fixed-length records).
 
 A dataset, on the task that iterates it, is a *plan*: plain data (a tree of dicts, one per
@@ -362,6 +362,34 @@ def _zip(plan, inputs, env):
         yield tuple(c for element in elements for c in element)
 
 
+def _shard(plan, inputs, env):
+    """TF's ShardDatasetOp: elements index, index + num_shards, index + 2 * num_shards ..."""
+    num_shards, index = (int(_arg(plan, inputs, k)) for k in ("num_shards", "index"))
+    if num_shards <= 0:
+        raise errors.InvalidArgumentError(env.node, None, "Number of shards must be greater "
+                                          f"than zero (currently num_shards = {num_shards}).")
+    if not 0 <= index < num_shards:
+        raise errors.InvalidArgumentError(env.node, None, f"Index must be between 0 and "
+                                          f"{num_shards - 1} (currently index = {index}).")
+    for i, element in enumerate(iterate(plan["input"], inputs, env)):
+        if i % num_shards == index:
+            yield element
+
+
+def _unbatch(plan, inputs, env):
+    """TF's UnbatchDatasetOp: each element's rows, one by one."""
+    for element in iterate(plan["input"], inputs, env):
+        sizes = [np.shape(c)[0] for c in element]
+        for k, size in enumerate(sizes[1:], 1):
+            if size != sizes[0]:
+                raise errors.InvalidArgumentError(
+                    env.node, None, "Input element must have the same batch size in each "
+                    f"component. Component 0 had size {sizes[0]} but component {k} had size, "
+                    f"{size}.")
+        for i in range(sizes[0] if sizes else 0):
+            yield tuple(np.asarray(c)[i] for c in element)
+
+
 def _concatenate(plan, inputs, env):
     yield from iterate(plan["input"], inputs, env)
     yield from iterate(plan["other"], inputs, env)
@@ -480,5 +508,6 @@ _KINDS = {"TensorSliceDataset": _tensor_slices, "TensorDataset": _tensors,
           "GeneratorDataset": _generator, "ShuffleDataset": _shuffle, "RepeatDataset": _repeat,
           "TakeDataset": _take, "SkipDataset": _skip, "ZipDataset": _zip,
           "ConcatenateDataset": _concatenate, "PrefetchDataset": _prefetch,
+          "ShardDataset": _shard, "UnbatchDataset": _unbatch,
           "TFRecordDataset": _tf_records, "TextLineDataset": _text_lines,
           "FixedLengthRecordDatasetV2": _fixed_length_records}

@@ -296,3 +296,55 @@ def test_iterator_lives_on_its_worker_and_leaves_the_ps_alone():
                 sess.run(remote_gen)             # the generator is not in the worker
         ps_kinds = {r.kind for r in cluster.trace("ps") if r.tensor or "Graph" in r.kind}
         assert ps_kinds == set()             # no graph piece ran there, no tensor came or went
+
+
+def _values(dataset):
+    nxt = dataset.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        out, _ = drain(sess, nxt)
+    return out
+
+
+def test_shard_unbatch_enumerate_reduce_and_list_files_as_tf(tmp_path):
+    """What TF 2.15.1 (tf.compat.v1) gives for the same pipelines, messages included: shard
+    (each worker's share), unbatch, enumerate, reduce, list_files (sorted without shuffle; the
+    initializer fails naming the pattern when nothing matches)."""
+    assert _values(tf.data.Dataset.range(10).shard(3, 1)) == [1, 4, 7]
+    for (n, i), message in (((3, 5), r"Index must be between 0 and 2 \(currently index = 5\)"),
+                            ((0, 0), r"Number of shards must be greater than zero")):
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            sess.run(tf.data.Dataset.range(10).shard(n, i).make_one_shot_iterator().get_next())
+    batched = tf.data.Dataset.from_tensor_slices(
+        (np.arange(6).reshape(3, 2), np.arange(3) * 10)).batch(2)
+    rows = batched.unbatch()
+    assert [s.as_list() for s in rows.output_shapes] == [[2], []]
+    assert [(a.tolist(), b) for a, b in _values(rows)] == [([0, 1], 0), ([2, 3], 10),
+                                                          ([4, 5], 20)]
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components"):
+        tf.data.Dataset.range(3).unbatch()
+    ragged = tf.data.Dataset.from_tensor_slices(([[1, 2], [3, 4]], [[1, 2, 3], [4, 5, 6]])).map(
+        lambda a, b: (a, b[:1 + tf.cast(a[0] > 1, tf.int32)])).unbatch()
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="Component 0 had size 2 but component 1 "
+                                                   "had size, 1"):
+        sess.run(ragged.make_one_shot_iterator().get_next())
+    counted = tf.data.Dataset.from_tensor_slices([b"a", b"b"]).enumerate(start=5)
+    assert counted.output_types == (tf.int64, tf.string)
+    assert _values(counted) == [(5, b"a"), (6, b"b")]
+    total = tf.data.Dataset.range(10).reduce(np.int64(0), lambda s, x: s + x)
+    pair = tf.data.Dataset.from_tensor_slices(([1., 2.], [3., 4.])).reduce(
+        (0., 1.), lambda state, e: (state[0] + e[0], state[1] * e[1]))
+    with tf.Session() as sess:
+        assert sess.run(total) == 45 and sess.run(pair) == (3.0, 12.0)
+    with pytest.raises(TypeError, match="element types for the new state must match"):
+        tf.data.Dataset.range(3).reduce(0.0, lambda s, x: x)
+    for name in "cab":
+        (tmp_path / f"{name}.txt").write_text(name)
+    files = tf.data.Dataset.list_files(str(tmp_path / "*.txt"), shuffle=False)
+    assert [f.decode().rsplit("/", 1)[1] for f in _values(files)] == ["a.txt", "b.txt", "c.txt"]
+    shuffled = _values(tf.data.Dataset.list_files(str(tmp_path / "*.txt"), seed=3))
+    assert sorted(shuffled) == sorted(_values(files))
+    nothing = tf.data.Dataset.list_files(str(tmp_path / "*.csv")).make_initializable_iterator()
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="No files matched pattern"):
+        sess.run(nothing.initializer)
