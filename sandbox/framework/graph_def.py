@@ -153,12 +153,7 @@ def _type_enum(dtype):
 
 
 def _shape_proto(shape):
-    from tensorboardX.proto import tensor_shape_pb2
-    if shape.dims is None:
-        return tensor_shape_pb2.TensorShapeProto(unknown_rank=True)
-    return tensor_shape_pb2.TensorShapeProto(dim=[
-        tensor_shape_pb2.TensorShapeProto.Dim(size=-1 if d is None else int(d))
-        for d in shape.as_list()])
+    return shape.as_proto()
 
 
 def _attr_proto(value):

@@ -151,7 +151,48 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
 
     def with_rank(self, rank):
-        return self.merge_with(unknown_shape(rank))
+        try:
+            return self.merge_with(unknown_shape(rank))
+        except ValueError:
+            raise ValueError(f"Shape {self} must have rank {rank}") from None
+
+    def with_rank_at_least(self, rank):
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self._dims is not None and other._dims is not None and \
+                len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def most_specific_compatible_shape(self, other):
+        """The most specific shape that both this one and `other` fit: unknown rank if the
+        ranks differ, else each dimension kept where both agree, unknown where not."""
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape([a.value if a.value == b.value else None
+                            for a, b in zip(self._dims, other._dims)])
+
+    def as_proto(self):
+        """The TensorShapeProto of this shape (-1 for an unknown dimension)."""
+        from tensorboardX.proto import tensor_shape_pb2
+        if self._dims is None:
+            return tensor_shape_pb2.TensorShapeProto(unknown_rank=True)
+        return tensor_shape_pb2.TensorShapeProto(dim=[
+            tensor_shape_pb2.TensorShapeProto.Dim(size=-1 if d.value is None else d.value)
+            for d in self._dims])
 
     def concatenate(self, other):
         other = as_shape(other)

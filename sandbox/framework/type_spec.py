@@ -34,12 +34,8 @@ __all__ = ["TypeSpec", "TensorSpec", "SparseTensorSpec", "IndexedSlicesSpec"]
 
 def most_specific_compatible_shape(a, b):
     """The most specific shape both `a` and `b` fit (TF's
-    TensorShape.most_specific_compatible_shape): unknown rank if the ranks differ, else each
-    dimension kept where both agree and unknown where they do not."""
-    a, b = as_shape(a), as_shape(b)
-    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
-        return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+    TensorShape.most_specific_compatible_shape, framework/tensor_shape.py)."""
+    return as_shape(a).most_specific_compatible_shape(b)
 
 
 class TypeSpec(abc.ABC):

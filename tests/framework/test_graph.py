@@ -199,3 +199,25 @@ def test_bytes_constants_keep_their_trailing_nul_bytes():
         assert list(sess.run(tf.constant([b"a\x00", "b"]))) == [b"a\x00", b"b"]
         assert list(sess.run(tf.constant(["a", b"\xff"]))) == [b"a", b"\xff"]
         assert sess.run(tf.constant([["x", "y"], ["z", "w"]])).shape == (2, 2)
+
+
+def test_tensor_shape_rank_checks_and_proto_as_tf_115():
+    """TensorShape's checks with TF's messages (TF 1.15 prints an unknown dimension as ?)."""
+    shape = tf.TensorShape([2, None])
+    assert shape.with_rank_at_least(1) is shape and shape.with_rank_at_most(2) is shape
+    for check, message in (
+            (lambda: shape.assert_is_fully_defined(), r"Shape \(2, \?\) is not fully defined"),
+            (lambda: tf.TensorShape([2]).assert_same_rank([2, 3]),
+             r"Shapes \(2,\) and \(2, 3\) must have the same rank"),
+            (lambda: tf.TensorShape([2, 3]).with_rank_at_least(3),
+             r"Shape \(2, 3\) must have rank at least 3"),
+            (lambda: tf.TensorShape([2, 3]).with_rank_at_most(1),
+             r"Shape \(2, 3\) must have rank at most 1"),
+            (lambda: tf.TensorShape([2, 3]).with_rank(3), r"Shape \(2, 3\) must have rank 3")):
+        with pytest.raises(ValueError, match=message):
+            check()
+    assert tf.TensorShape(None).with_rank_at_least(2).ndims is None
+    assert tf.TensorShape([2, 3]).most_specific_compatible_shape([2, 4]).as_list() == [2, None]
+    assert tf.TensorShape([1]).most_specific_compatible_shape([1, 2]).ndims is None
+    assert [d.size for d in shape.as_proto().dim] == [2, -1]
+    assert tf.TensorShape(None).as_proto().unknown_rank
