@@ -81,6 +81,9 @@ class _FetchStructure:
             text = e.args[0] if e.args else str(e)
             raise type(e)(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. "
                           f"({text})") from None
+        if not self.graph.is_fetchable(element):            # Graph.prevent_fetching
+            op = getattr(element, "op", element)
+            raise ValueError(f"Operation {op.name!r} has been marked as not fetchable.")
         if element not in self._index:
             self._index[element] = len(self.elements)
             self.elements.append(element)
@@ -244,6 +247,8 @@ class BaseSession:
             tensor = self._feed_tensors.get(key)
             if tensor is None:
                 tensor = self._feed_tensor(key)
+            if tensor in self._graph._unfeedable:          # Graph.prevent_feeding
+                raise ValueError(f"Tensor {tensor.name} may not be fed.")
             if getattr(value, "_is_tensor_handle", False):
                 value = value.handle               # a TensorHandle feeds its handle string
             if isinstance(value, Tensor):

@@ -82,6 +82,9 @@ class Graph:
         self._seed = None
         self._random_seed_count = 0       # random ops seeded from the graph seed so far
         self._attr_scope_map = {}
+        self._gradient_override_map = {}  # op type -> the gradient to use (tf.RegisterGradient)
+        self._unfeedable = set()          # tensors prevent_feeding named
+        self._unfetchable = set()         # ops prevent_fetching named
         self._container = ""              # tf.container: where stateful ops keep their state
 
     # -- identity and versioning --------------------------------------------------
@@ -151,6 +154,8 @@ class Graph:
                 attrs.setdefault(key, value)
             if self._container and attrs.get("container") == "":
                 attrs["container"] = self._container       # as TF's Graph.create_op does
+            if op_type in self._gradient_override_map:     # gradient_override_map, as TF's
+                attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
             op = Operation(self, op_type, name, inputs, dtypes or [], attrs, control_inputs)
             self._nodes_by_name[name] = op
             self._nodes.append(op)
@@ -278,6 +283,28 @@ class Graph:
             if target.device:
                 op._set_device(target.device)
         op._set_attr("_class", sorted(groups))
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops of the types in `op_type_map` made inside the block take their gradient from the
+        function registered (tf.RegisterGradient) under the mapped name:
+
+            @tf.RegisterGradient("ClipGrad")
+            def _clip(op, grad): return tf.clip_by_value(grad, -1., 1.)
+            with g.gradient_override_map({"Identity": "ClipGrad"}):
+                y = tf.identity(x)          # tf.gradients(y, x) goes through _clip
+        """
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        for key, value in op_type_map.items():
+            if not (isinstance(key, str) and isinstance(value, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = self._gradient_override_map
+        self._gradient_override_map = {**saved, **op_type_map}
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
 
     @contextlib.contextmanager
     def _attr_scope(self, attr_map):
@@ -430,6 +457,46 @@ class Graph:
         pattern = re.compile(scope)
         return [item for item in items
                 if hasattr(item, "name") and pattern.match(item.name)]
+
+    @property
+    def collections(self):
+        """The names of the graph's collections (TF's Graph.collections)."""
+        return self.get_all_collection_keys()
+
+    @property
+    def graph_def_versions(self):
+        """The versions of GraphDef this graph writes (TF's VersionDef): producer and
+        min_consumer."""
+        from ..version import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
+        from .graph_def import _Versions
+        return _Versions(producer=GRAPH_DEF_VERSION, min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER)
+
+    @property
+    def building_function(self):
+        """True in the graph of a function body (a FuncGraph), False here."""
+        return False
+
+    # -- what a session may feed and fetch ---------------------------------------------
+    def prevent_feeding(self, tensor):
+        """Marks `tensor` as one that sess.run must not be fed."""
+        self._unfeedable.add(tensor)
+
+    def is_feedable(self, tensor):
+        return tensor not in self._unfeedable
+
+    def prevent_fetching(self, op):
+        """Marks `op` (and its outputs) as ones that sess.run must not fetch."""
+        self._unfetchable.add(op)
+
+    def is_fetchable(self, tensor_or_op):
+        op = getattr(tensor_or_op, "op", tensor_or_op)
+        return op not in self._unfetchable
+
+    @contextlib.contextmanager
+    def switch_to_thread_local(self):
+        """TF makes the graph's device, name and control scopes per thread from here on; the
+        sandbox builds a graph from one thread at a time, so nothing changes."""
+        yield
 
     def get_all_collection_keys(self):
         return [k for k, v in self._collections.items() if v]

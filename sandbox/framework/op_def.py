@@ -92,8 +92,7 @@ no_gradient = NotDifferentiable
 
 def get_gradient_function(op):
     """The gradient function for `op`, or None when it is not differentiable."""
-    override_map = getattr(op.graph, "_gradient_override_map", {})
-    op_type = override_map.get(op.type, op.type)
+    op_type = op._attrs.get("_gradient_op_type", op.type)    # Graph.gradient_override_map
     if op_type in _GRADIENT_OVERRIDES:
         return _GRADIENT_OVERRIDES[op_type]
     op_def = _REGISTRY.get(op_type)

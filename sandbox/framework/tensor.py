@@ -11,7 +11,28 @@ from . import tensor_conversion_registry
 from .default_session import eval_using_default_session
 from .tensor_shape import TensorShape, as_shape
 
-__all__ = ["Tensor", "convert_to_tensor", "convert_n_to_tensor", "is_tensor"]
+__all__ = ["Tensor", "convert_to_tensor", "convert_n_to_tensor", "is_tensor", "Reference"]
+
+
+class Reference:
+    """What Tensor.experimental_ref / Variable.experimental_ref give (TF's
+    object_identity.Reference): equal only to a reference to the same object."""
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and self._wrapped is other._wrapped
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._wrapped!r}>"
 
 
 class Tensor:
@@ -98,6 +119,11 @@ class Tensor:
 
     def __hash__(self):
         return id(self)
+
+    def experimental_ref(self):
+        """A hashable reference to this tensor (`.deref()` gives it back) -- TF's way to key
+        a dict by tensors; here tensors hash too, as in TF 1."""
+        return Reference(self)
 
     def __eq__(self, other):  # TF 1.x: == compares identity; use tf.equal for elementwise
         return self is other

@@ -110,8 +110,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                         if len(op.outputs) > 1:
                             out_grads = [gt if gt is not None else array_ops.zeros_like(t)
                                          for t, gt in zip(op.outputs, out_grads)]
-                        sparse_fn = None if op.type in getattr(
-                            g, "_gradient_override_map", {}) else _SPARSE_GRADIENTS.get(op.type)
+                        sparse_fn = None if "_gradient_op_type" in op._attrs \
+                            else _SPARSE_GRADIENTS.get(op.type)     # (an overridden gradient)
                         if sparse_fn is not None and \
                                 any(isinstance(gt, IndexedSlices) for gt in out_grads):
                             in_grads = sparse_fn(op, *out_grads)

@@ -281,6 +281,80 @@ class Variable(metaclass=_VariableMetaclass):
         result = state_ops.assign_sub(self._variable, delta, use_locking=use_locking, name=name)
         return result if read_value else result.op
 
+    # -- sparse updates and reads (TF 1.15's RefVariable methods) ----------------------------
+    def _scatter(self, fn, sparse_delta, use_locking, name, method):
+        from ..framework.indexed_slices import IndexedSlices
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta!r} (Variable."
+                            f"{method} of {self.name!r} takes tf.IndexedSlices(values, "
+                            "indices)).")
+        return fn(self._variable, sparse_delta.indices, sparse_delta.values,
+                  use_locking=use_locking, name=name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Adds sparse_delta.values to the rows sparse_delta.indices of this variable."""
+        return self._scatter(state_ops.scatter_add, sparse_delta, use_locking, name,
+                             "scatter_add")
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_sub, sparse_delta, use_locking, name,
+                             "scatter_sub")
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_mul, sparse_delta, use_locking, name,
+                             "scatter_mul")
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_div, sparse_delta, use_locking, name,
+                             "scatter_div")
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_max, sparse_delta, use_locking, name,
+                             "scatter_max")
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_min, sparse_delta, use_locking, name,
+                             "scatter_min")
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_update, sparse_delta, use_locking, name,
+                             "scatter_update")
+
+    def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.batch_scatter_update, sparse_delta, use_locking, name,
+                             "batch_scatter_update")
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return state_ops.scatter_nd_add(self._variable, indices, updates, use_locking=True,
+                                        name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return state_ops.scatter_nd_sub(self._variable, indices, updates, use_locking=True,
+                                        name=name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return state_ops.scatter_nd_update(self._variable, indices, updates, use_locking=True,
+                                           name=name)
+
+    def sparse_read(self, indices, name=None):
+        """The rows `indices` of the variable (tf.gather)."""
+        from .indexing_ops import gather
+        return gather(self._variable, indices, name=name)
+
+    def gather_nd(self, indices, name=None):
+        from .indexing_ops import gather_nd
+        return gather_nd(self._variable, indices, name=name)
+
+    def count_up_to(self, limit):
+        """Adds one to this integer variable until it reaches `limit` (tf.count_up_to)."""
+        from .dataset_counter_ops import count_up_to
+        return count_up_to(self._variable, limit)
+
+    def experimental_ref(self):
+        """A hashable reference to this variable (`.deref()` gives it back)."""
+        from ..framework.tensor import Reference
+        return Reference(self)
+
     def load(self, value, session=None):
         """Writes `value` into the variable through `session` (no new op per call)."""
         session = session_for(session, self._graph, f"load variable {self.name!r}")

@@ -221,3 +221,41 @@ def test_tensor_shape_rank_checks_and_proto_as_tf_115():
     assert tf.TensorShape([1]).most_specific_compatible_shape([1, 2]).ndims is None
     assert [d.size for d in shape.as_proto().dim] == [2, -1]
     assert tf.TensorShape(None).as_proto().unknown_rank
+
+
+def test_gradient_override_map_and_what_a_session_may_feed_or_fetch():
+    """Graph.gradient_override_map, as in TF 2.15.1 (same gradients): ops made inside the
+    block keep the overriding gradient after it; prevent_feeding / prevent_fetching with TF
+    1.15's ValueErrors; collections, graph_def_versions, building_function."""
+    @tf.RegisterGradient("ClipGradForTest")
+    def _clip(op, grad):
+        return tf.clip_by_value(grad, -1.0, 1.0)
+
+    with tf.Graph().as_default() as g:
+        x = tf.constant([1.0, 2.0, 3.0])
+        with g.gradient_override_map({"Identity": "ClipGradForTest", "Square": "ClipGradForTest"}):
+            y = tf.identity(x * 10.0)
+            z = tf.square(x)
+        w = tf.identity(x)
+        grads = [tf.gradients(tf.reduce_sum(y * 5.0), x)[0],
+                 tf.gradients(tf.reduce_sum(z), x)[0], tf.gradients(tf.reduce_sum(w * 5.0), x)[0]]
+        assert y.op.get_attr("_gradient_op_type") == "ClipGradForTest"
+        with tf.Session() as sess:
+            assert [v.tolist() for v in sess.run(grads)] == [[10.0] * 3, [1.0] * 3, [5.0] * 3]
+        with pytest.raises(TypeError, match="mapping strings to strings"):
+            with g.gradient_override_map({"Identity": 3}):
+                pass
+        tf.add_to_collection("mine", x)
+        assert "mine" in g.collections and g.graph_def_versions.producer == tf.GRAPH_DEF_VERSION
+        assert g.building_function is False
+        g.prevent_feeding(x)
+        g.prevent_fetching(w.op)
+        assert (g.is_feedable(x), g.is_feedable(y), g.is_fetchable(w), g.is_fetchable(y)) == (
+            False, True, False, True)
+        with tf.Session() as sess:
+            with pytest.raises(ValueError, match="Tensor Const:0 may not be fed"):
+                sess.run(y, {x: [0.0, 0.0, 0.0]})
+            with pytest.raises(ValueError, match="'Identity_1' has been marked as not fetchable"):
+                sess.run(w)
+        with g.switch_to_thread_local():
+            assert tf.get_default_graph() is g

@@ -162,3 +162,32 @@ def test_a_read_made_under_control_dependencies_sees_their_updates():
         for _ in range(3):
             sess.run(apply)
         np.testing.assert_allclose(sess.run(ema.average(w)), [[0.9375], [-0.125]])
+
+
+def test_variable_sparse_updates_reads_counter_and_references():
+    """TF 1.15's RefVariable methods: scatter_* take tf.IndexedSlices, scatter_nd_* indices and
+    updates; sparse_read and gather_nd read rows; count_up_to; experimental_ref hashes."""
+    with tf.Graph().as_default():
+        v = tf.Variable(np.zeros([4, 2], np.float32))
+        counter = tf.Variable(0)
+        updates = [v.scatter_add(tf.IndexedSlices(tf.ones([2, 2]), tf.constant([0, 2]))),
+                   v.scatter_sub(tf.IndexedSlices(tf.fill([1, 2], 0.5), tf.constant([2]))),
+                   v.scatter_max(tf.IndexedSlices(tf.fill([1, 2], 3.0), tf.constant([3]))),
+                   v.scatter_nd_update([[1, 1]], [5.0]), v.scatter_nd_add([[1, 0]], [2.0])]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for update in updates:
+                sess.run(update)
+            assert sess.run(v).tolist() == [[1, 1], [2, 5], [0.5, 0.5], [3, 3]]
+            assert sess.run(v.sparse_read([2, 1])).tolist() == [[0.5, 0.5], [2, 5]]
+            assert sess.run(v.gather_nd([[1, 1]])).tolist() == [5.0]
+            step = counter.count_up_to(2)
+            assert [sess.run(step), sess.run(step)] == [0, 1]
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run(step)
+        with pytest.raises(TypeError, match="sparse_delta is not IndexedSlices"):
+            v.scatter_add([1.0])
+        assert v.experimental_ref() == v.experimental_ref() and \
+            v.experimental_ref().deref() is v
+        t = v.value()
+        assert {t.experimental_ref(): 1}[t.experimental_ref()] == 1
