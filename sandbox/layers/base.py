@@ -300,6 +300,42 @@ class Layer:
                              f"`{self.name}.build(batch_input_shape)`.")
         return int(sum(np.prod(w.get_shape().as_list()) for w in self.weights))
 
+    def get_weights(self):
+        """The values of the layer's weights, as NumPy arrays, read through the default
+        session (as Keras's do)."""
+        from ..framework.default_session import session_for
+        if not self.weights:
+            return []
+        return session_for(None, self.weights[0].graph,
+                           f"read the weights of layer {self.name!r}").run(self.weights)
+
+    def set_weights(self, weights):
+        """Loads NumPy arrays into the layer's weights (one per weight, in `weights` order),
+        through the default session."""
+        from ..framework.default_session import session_for
+        if len(weights) != len(self.weights):
+            raise ValueError(f"You called `set_weights(weights)` on layer {self.name!r} with a "
+                             f"weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(self.weights)} weights.")
+        for variable, value in zip(self.weights, weights):
+            if tuple(np.shape(value)) != tuple(variable.get_shape().as_list()):
+                raise ValueError(f"Layer weight shape {tuple(variable.get_shape().as_list())} "
+                                 f"not compatible with provided weight shape "
+                                 f"{tuple(np.shape(value))}")
+        if weights:
+            session = session_for(None, self.weights[0].graph,
+                                  f"set the weights of layer {self.name!r}")
+            for variable, value in zip(self.weights, weights):
+                variable.load(value, session)
+
+    def get_losses_for(self, inputs):
+        """The layer's losses (the sandbox does not tell them apart by inputs)."""
+        return self.losses
+
+    def get_updates_for(self, inputs):
+        """The layer's updates (the sandbox does not tell them apart by inputs)."""
+        return self.updates
+
     # -- what subclasses define ------------------------------------------------------------
     def build(self, input_shape):
         self.built = True
@@ -384,6 +420,10 @@ class Layer:
         else:
             self._non_trainable_weights.append(variable)
         return variable
+
+    def add_variable(self, *args, **kwargs):
+        """TF 1.x's older name of add_weight."""
+        return self.add_weight(*args, **kwargs)
 
     # -- calling ---------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):

@@ -311,3 +311,34 @@ def test_pool3d_values_and_gradients():
                                                     "SAME"), [x])
     check_gradients(lambda a: conv3d_ops.avg_pool3d(a, [1, 2, 3, 2, 1], [1, 2, 1, 2, 1],
                                                     "SAME"), [x])
+
+
+def test_layer_weights_read_and_written_through_the_session_and_add_variable():
+    """tf.layers' Keras-inherited get_weights / set_weights (through the default session),
+    TF 1.x's add_variable (add_weight's older name), get_losses_for / get_updates_for."""
+    with tf.Graph().as_default():
+        dense = tf.layers.Dense(2, kernel_initializer=tf.ones_initializer())
+        y = dense(tf.ones([1, 3]))
+
+        class Scale(tf.layers.Layer):
+            def build(self, input_shape):
+                self.w = self.add_variable("w", [int(input_shape[-1]), 1],
+                                           initializer=tf.zeros_initializer())
+                super().build(input_shape)
+
+            def call(self, inputs):
+                return tf.matmul(inputs, self.w)
+        scale = Scale()
+        scale(tf.ones([1, 3]))
+        assert scale.w.name == "scale/w:0" and scale.trainable_weights == [scale.w]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            kernel, bias = dense.get_weights()
+            assert kernel.tolist() == [[1.0, 1.0]] * 3 and bias.tolist() == [0.0, 0.0]
+            dense.set_weights([np.full([3, 2], 2.0), np.array([1.0, -1.0])])
+            assert sess.run(y).tolist() == [[7.0, 5.0]]
+            with pytest.raises(ValueError, match=r"weight shape \(3, 2\) not compatible"):
+                dense.set_weights([np.zeros([2, 2]), np.zeros(2)])
+            with pytest.raises(ValueError, match="expecting 2 weights"):
+                dense.set_weights([np.zeros([3, 2])])
+        assert dense.get_losses_for(None) == [] and dense.get_updates_for(None) == []
