@@ -18,9 +18,25 @@ pinv, matrix_rank, tridiagonal_solve, tridiagonal_matmul, normalize:
     sign, log_abs_det = tf.linalg.slogdet(a)
     x = tf.linalg.tridiagonal_solve(diagonals, rhs)      # diagonals: [..., 3, M]
 
-Not here (TF has them): the LinearOperator classes (LinearOperatorDiag, LinearOperatorFullMatrix
-..., a whole object hierarchy of their own), eigh_tridiagonal and
-experimental.conjugate_gradient (TF 2 additions).
+The LinearOperator classes (sandbox/ops/linear_operator/) are here too: matrices as objects
+whose methods build ops from their structure, without forming the matrix where they can:
+
+    operator = tf.linalg.LinearOperatorDiag([1., 2.])
+    y = operator.matmul(x)                 # diag * x, elementwise
+    operator.log_abs_determinant()         # sum(log|diag|)
+
+LinearOperator (the base class), LinearOperatorFullMatrix, LinearOperatorDiag,
+LinearOperatorIdentity, LinearOperatorScaledIdentity, LinearOperatorLowerTriangular,
+LinearOperatorComposition, LinearOperatorInversion, LinearOperatorAdjoint,
+LinearOperatorKronecker, LinearOperatorLowRankUpdate, LinearOperatorBlockDiag,
+LinearOperatorZeros, LinearOperatorHouseholder, LinearOperatorToeplitz and
+LinearOperatorCirculant (2D, 3D) are TF 1.15's; LinearOperatorPermutation,
+LinearOperatorTridiag and LinearOperatorBlockLowerTriangular came with TF 2.x (its
+tf.compat.v1.linalg has them).
+
+Not here (TF has them): eigh_tridiagonal and experimental.conjugate_gradient (TF 2
+additions); and tf.linalg's functions do not take LinearOperators in place of tensors (TF
+dispatches tf.linalg.det(operator) to operator.determinant(): call the method instead).
 """
 from ..ops.array_ops import matrix_transpose  # noqa: F401
 from ..ops.clip_ops import global_norm  # noqa: F401
@@ -37,6 +53,15 @@ from ..ops.linalg_ops import (  # noqa: F401
     matrix_solve as solve, matrix_solve_ls as lstsq, matrix_square_root as sqrtm,
     matrix_triangular_solve as triangular_solve, norm, tensordot,
 )
+from ..ops.linear_operator import (  # noqa: F401
+    LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,
+    LinearOperatorBlockLowerTriangular, LinearOperatorCirculant, LinearOperatorCirculant2D,
+    LinearOperatorCirculant3D, LinearOperatorComposition, LinearOperatorDiag,
+    LinearOperatorFullMatrix, LinearOperatorHouseholder, LinearOperatorIdentity,
+    LinearOperatorInversion, LinearOperatorKronecker, LinearOperatorLowerTriangular,
+    LinearOperatorLowRankUpdate, LinearOperatorPermutation, LinearOperatorScaledIdentity,
+    LinearOperatorToeplitz, LinearOperatorTridiag, LinearOperatorZeros,
+)
 from ..ops.matmul_ops import matmul  # noqa: F401
 from ..ops.matrix_decomposition_ops import (  # noqa: F401
     cholesky, qr, self_adjoint_eig as eigh, self_adjoint_eigvals as eigvalsh, svd,
@@ -52,4 +77,13 @@ __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det",
            "lu_reconstruct", "lu_solve", "matmul", "matrix_rank", "matrix_transpose", "matvec",
            "norm", "normalize", "pinv", "qr", "set_diag", "slogdet", "solve", "sqrtm", "svd",
            "tensor_diag", "tensor_diag_part", "tensordot", "trace", "transpose",
-           "triangular_solve", "tridiagonal_matmul", "tridiagonal_solve"]
+           "triangular_solve", "tridiagonal_matmul", "tridiagonal_solve",
+           "LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
+           "LinearOperatorBlockLowerTriangular", "LinearOperatorCirculant",
+           "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
+           "LinearOperatorComposition", "LinearOperatorDiag", "LinearOperatorFullMatrix",
+           "LinearOperatorHouseholder", "LinearOperatorIdentity", "LinearOperatorInversion",
+           "LinearOperatorKronecker", "LinearOperatorLowerTriangular",
+           "LinearOperatorLowRankUpdate", "LinearOperatorPermutation",
+           "LinearOperatorScaledIdentity", "LinearOperatorToeplitz", "LinearOperatorTridiag",
+           "LinearOperatorZeros"]
