@@ -507,8 +507,25 @@ class Transpose(OpDef):
         return [transpose(grad, inverse), None]
 
 
+class ConjugateTranspose(Transpose):
+    """transpose(conjugate=True) of a complex tensor: the axes permuted, the values
+    conjugated (a matrix's adjoint)."""
+
+    def kernel(x, perm, T=None, Tperm=None):
+        return np.conj(Transpose.kernel(x, perm))
+
+    def gradient(op, grad):
+        perm = constant_value(op.inputs[1])
+        if perm is not None:
+            inverse = np.argsort(perm).astype(np.int32)
+        else:
+            inverse = invert_permutation(op.inputs[1])
+        return [transpose(grad, inverse, conjugate=True), None]
+
+
 def transpose(a, perm=None, name="transpose", conjugate=False):
-    """Permutes the axes of `a`; without `perm`, reverses them (a matrix transpose for 2-D)."""
+    """Permutes the axes of `a`; without `perm`, reverses them (a matrix transpose for 2-D).
+    conjugate=True also conjugates a complex tensor (ConjugateTranspose, as TF)."""
     with name_scope(name, "transpose", [a] if is_tensor_like(a) else None) as scope:
         x = convert_to_tensor(a, name="a")
         if perm is None:
@@ -517,8 +534,9 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             else:            # rank known only when running: reverse(range(rank(a)))
                 perm = reverse_v2(range(rank(x)), [0])
         perm = int_tensor(perm)
-        return apply_op("Transpose", [x, perm], {"T": x.dtype.base_dtype,
-                                                 "Tperm": perm.dtype.base_dtype},
+        op_type = "ConjugateTranspose" if conjugate and x.dtype.is_complex else "Transpose"
+        return apply_op(op_type, [x, perm], {"T": x.dtype.base_dtype,
+                                             "Tperm": perm.dtype.base_dtype},
                         name=scope, output_dtypes=[x.dtype.base_dtype])
 
 
@@ -533,7 +551,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
             raise ValueError(f"Argument 'a' should be a (batch) matrix, with rank >= 2.  "
                              f"Found: {x.get_shape()}")
         perm = list(builtins.range(ndims - 2)) + [ndims - 1, ndims - 2]
-        return transpose(x, perm, name=scope)
+        return transpose(x, perm, name=scope, conjugate=conjugate)
 
 
 class ReverseV2(OpDef):

@@ -735,3 +735,21 @@ def test_check_numerics_sequence_mask_and_likes():
     assert o.dtype == tf.float32
     np.testing.assert_array_equal(run(z), np.zeros((2, 2)))
     np.testing.assert_array_equal(run(o), [1.0, 1.0])
+
+
+def test_conjugate_transpose_conjugates_complex_tensors_as_tf():
+    """transpose(conjugate=True), matrix_transpose(conjugate=True) and tf.linalg.adjoint build
+    TF's ConjugateTranspose for complex tensors (a plain Transpose for real ones); values and
+    the gradient are TF 2.15.1's."""
+    a = tf.constant([[1 + 2j, 3 - 1j], [1j, 2]], tf.complex64)
+    t = tf.transpose(a, conjugate=True)
+    weights = tf.constant([[1 + 1j, 2], [3j, 1 - 1j]], tf.complex64)
+    grad = tf.gradients(tf.reduce_sum(tf.real(t * weights)), a)[0]
+    assert t.op.type == "ConjugateTranspose"
+    assert tf.matrix_transpose(tf.ones([2, 3]), conjugate=True).op.type == "Transpose"
+    with tf.Session() as sess:
+        expected = [[1 - 2j, -1j], [3 + 1j, 2]]
+        assert sess.run(t).tolist() == expected
+        assert sess.run(tf.linalg.adjoint(a)).tolist() == expected
+        assert sess.run(tf.matrix_transpose(a[None], conjugate=True))[0].tolist() == expected
+        assert sess.run(grad).tolist() == [[1 + 1j, 3j], [2, 1 - 1j]]
