@@ -1,9 +1,13 @@
 """`tf.contrib` -- the commonly used pieces of TensorFlow 1.x's contrib, each in its folder:
 layers (tf.contrib.layers), framework (arg_scope, the variable helpers), slim (TF-Slim built on
 those two; its losses are tf.contrib.losses), lookup (hash tables and vocabularies), training
-(HParams), crf, opt (AdamW, lazy Adam ...), metrics (the streaming_* names), distributions,
-seq2seq (decoders and attention), feature_column (sequence_input_layer), and rnn (the
-cells of tf.nn.rnn_cell, as TF 1.15 shares them, with static_rnn: sandbox/ops/contrib_rnn.py).
+(HParams, and the ps strategies of replica_device_setter: GreedyLoadBalancingStrategy,
+RandomStrategy), crf, opt (AdamW, lazy Adam ..., and the distributed optimizers:
+DropStaleGradientOptimizer, ElasticAverageOptimizer, ModelAverageOptimizer, AGNOptimizer),
+metrics (the streaming_* names), distributions, seq2seq (decoders and attention),
+feature_column (sequence_input_layer), and rnn (the cells of tf.nn.rnn_cell, as TF 1.15
+shares them, with static_rnn, LSTMBlockCell and the stacked bidirectional RNNs:
+sandbox/ops/contrib_rnn.py).
 It sits in the train layer: slim, opt and training build on the optimizers and sessions of
 sandbox/train."""
 from . import layers, lookup

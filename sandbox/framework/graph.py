@@ -83,6 +83,7 @@ class Graph:
         self._random_seed_count = 0       # random ops seeded from the graph seed so far
         self._attr_scope_map = {}
         self._gradient_override_map = {}  # op type -> the gradient to use (tf.RegisterGradient)
+        self._devices_outside_colocation = []   # device stacks colocate_with set aside
         self._unfeedable = set()          # tensors prevent_feeding named
         self._unfetchable = set()         # ops prevent_fetching named
         self._container = ""              # tf.container: where stateful ops keep their state
@@ -126,6 +127,25 @@ class Graph:
             yield self
         finally:
             _default_graph_stack.pop(self)
+
+    @contextlib.contextmanager
+    def _init_scope_devices(self):
+        """The device functions TF's init_scope restores for creating a variable: inside
+        colocate_with, which hides them, those of the scopes outside it -- so a
+        replica_device_setter's ps_strategy is consulted for an optimizer's slots too (its
+        round-robin moves on), and colocation then puts each slot beside its variable, as
+        TensorFlow 2.15.1 does in graph mode (measured)."""
+        stack = self._device_function_stack
+        if not stack:
+            for outside in reversed(self._devices_outside_colocation):
+                if outside:
+                    stack = outside
+                    break
+        saved, self._device_function_stack = self._device_function_stack, stack
+        try:
+            yield
+        finally:
+            self._device_function_stack = saved
 
     # -- op creation ---------------------------------------------------------
     def create_op(self, op_type, inputs, dtypes=None, input_types=None, name=None, attrs=None,
@@ -263,6 +283,7 @@ class Graph:
         op = _op_to_colocate_with(op)
         saved_devices = self._device_function_stack
         saved_colocation = self._colocation_stack
+        self._devices_outside_colocation.append(saved_devices)
         self._device_function_stack = []
         if ignore_existing:
             self._colocation_stack = []
@@ -271,6 +292,7 @@ class Graph:
         try:
             yield
         finally:
+            self._devices_outside_colocation.pop()
             self._device_function_stack = saved_devices
             self._colocation_stack = saved_colocation
 

@@ -178,8 +178,9 @@ class Variable(metaclass=_VariableMetaclass):
                                  "validate_shape=False.")
             if not validate_shape and shape is None:
                 value_shape = TensorShape(None)
-            self._variable = state_ops.variable_op_v2(value_shape, initial_value.dtype.base_dtype,
-                                                      name=true_name + "/")
+            with g._init_scope_devices():
+                self._variable = state_ops.variable_op_v2(
+                    value_shape, initial_value.dtype.base_dtype, name=true_name + "/")
             with g.colocate_with(self._variable.op):
                 self._initializer_op = state_ops.assign(
                     self._variable, initial_value, validate_shape=validate_shape,
