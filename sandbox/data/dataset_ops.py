@@ -89,6 +89,8 @@ class DatasetV1:
     """A sequence of elements (the TF-1 `tf.data.Dataset`). Build one with a class method
     (from_tensor_slices, from_tensors, range, zip) and chain transformations."""
 
+    _repr_name = None                             # (its class name)
+
     def __init__(self, structure, inputs=()):
         self._structure = structure               # nested _Spec
         self._inputs = list(inputs)               # the datasets this one transforms
@@ -125,8 +127,9 @@ class DatasetV1:
         return plan, tensors.tensors
 
     def __repr__(self):
-        return (f"<{type(self).__name__} shapes: {_text(self.output_shapes)}, "
-                f"types: {_text(self.output_types)}>")
+        # named after the dataset's TF op: <RepeatDataset shapes: ..., types: ...>
+        name = self._repr_name or type(self).__name__.lstrip("_")
+        return f"<{name} shapes: {_text(self.output_shapes)}, types: {_text(self.output_types)}>"
 
     def __iter__(self):
         raise RuntimeError("dataset.__iter__() is only supported when eager execution is "
@@ -660,6 +663,7 @@ class _Counted(_Unary):
 
     def __init__(self, input_dataset, op, count, key="count"):
         self._op, self._key = op, key
+        self._repr_name = op
         self._count = _int64(-1 if count is None else count, key)
         super().__init__(input_dataset)
 

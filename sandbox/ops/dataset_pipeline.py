@@ -511,3 +511,261 @@ _KINDS = {"TensorSliceDataset": _tensor_slices, "TensorDataset": _tensors,
           "ShardDataset": _shard, "UnbatchDataset": _unbatch,
           "TFRecordDataset": _tf_records, "TextLineDataset": _text_lines,
           "FixedLengthRecordDatasetV2": _fixed_length_records}
+
+
+# -- tf.data.experimental's transformations (sandbox/data/experimental*.py) -----------------
+# TF's kernels in core/kernels/data/experimental/: random, directed_interleave, scan,
+# group_by_window, group_by_reducer, take_while, unique, ignore_errors, shuffle_and_repeat.
+
+def _typed(values, dtypes):
+    return [np.asarray(v, dtype=d.as_numpy_dtype) for v, d in zip(values, dtypes)]
+
+
+def _random(plan, inputs, env):
+    """TF's RandomDataset: endless int64 scalars, each a 32-bit word of Philox seeded with
+    (seed, seed2) -- TF's numbers for the same seeds."""
+    random = PhiloxStream(*_seeds(plan, inputs))
+    while True:
+        yield (np.int64(random()),)
+
+
+def _shuffle_and_repeat(plan, inputs, env):
+    """TF 1.15's ShuffleAndRepeatDataset: one buffer across `count` epochs (-1: forever),
+    drawn with Philox seeded with (seed, seed2) themselves."""
+    size = int(_arg(plan, inputs, "buffer_size"))
+    if size <= 0:
+        raise errors.InvalidArgumentError(env.node, None,
+                                          "buffer_size must be greater than zero.")
+    return _shuffle_buffer(plan, inputs, env, size, PhiloxStream(*_seeds(plan, inputs)),
+                           int(_arg(plan, inputs, "count")))
+
+
+def _directed_interleave(plan, inputs, env):
+    """TF's DirectedInterleaveDataset: each element of the selector (an int64 scalar) says
+    which input gives the next element. An exhausted input is passed over; the dataset ends
+    with the selector, or when every input is exhausted."""
+    sources = [iterate(p, inputs, env) for p in plan["inputs"]]
+    active = len(sources)
+    for (index,) in iterate(plan["selector"], inputs, env):
+        index = int(index)
+        if not 0 <= index < len(sources):
+            raise errors.InvalidArgumentError(env.node, None, f"Selector index out of range: "
+                                              f"{index} >= {len(sources)}")
+        element = None if sources[index] is None else next(sources[index], None)
+        if element is not None:
+            yield element
+        elif sources[index] is not None:
+            sources[index], active = None, active - 1
+            if active == 0:
+                return
+
+
+def _scan(plan, inputs, env):
+    """TF's ScanDataset: (state, output) = scan_func(state, element) for each element, the
+    state starting at initial_state on every pass."""
+    call = _function(plan, inputs, env, "the scan_func of tf.data.experimental.scan")
+    state = [np.asarray(inputs[i]) for i in plan["initial_state"]]
+    for element in iterate(plan["input"], inputs, env):
+        values = call(tuple(state) + tuple(element))
+        state = _typed(values[:len(state)], plan["state_types"])
+        yield tuple(_typed(values[len(state):], plan["output_types"]))
+
+
+def _take_while(plan, inputs, env):
+    """TF's TakeWhileDataset: the elements up to the first for which `predicate` is False."""
+    call = _function(plan, inputs, env, "the predicate of tf.data.experimental.take_while")
+    for element in iterate(plan["input"], inputs, env):
+        if not bool(call(element)[0]):
+            return
+        yield element
+
+
+def _unique(plan, inputs, env):
+    """TF's UniqueDataset: each distinct element once, where it first appears."""
+    seen = set()
+    for element in iterate(plan["input"], inputs, env):
+        value = np.asarray(element[0])
+        key = (value.shape, tuple(value.reshape(-1).tolist()))
+        if key not in seen:
+            seen.add(key)
+            yield element
+
+
+def _group_by_window(plan, inputs, env):
+    """TF's GroupByWindowDataset: elements gather in groups by key_func's int64 key; a group
+    that reaches window_size_func(key) elements is handed to reduce_func (with its key), whose
+    dataset's elements come next. At the end of the input the groups left are handed over in
+    increasing key order (TF keeps them in a std::map)."""
+    key_of = _function(plan["key_func"], inputs, env, "the key_func of group_by_window")
+    size_of = _function(plan["window_size_func"], inputs, env,
+                        "the window_size_func of group_by_window")
+    reduce = _function(plan["reduce_func"], inputs, env, "the reduce_func of group_by_window")
+    groups, sizes = {}, {}
+
+    def flush(key):
+        window = _bind_window(plan["reduce_func"]["dataset"], plan["window"], groups.pop(key))
+        return iterate(window, list(reduce((np.int64(key),))), env)
+
+    for element in iterate(plan["input"], inputs, env):
+        key = int(key_of(element)[0])
+        if key not in sizes:
+            sizes[key] = int(size_of((np.int64(key),))[0])
+            if sizes[key] <= 0:
+                raise errors.InvalidArgumentError(env.node, None, "Window size must be greater "
+                                                  f"than zero, but got {sizes[key]}.")
+        groups.setdefault(key, []).append(element)
+        if len(groups[key]) == sizes[key]:
+            yield from flush(key)
+    for key in sorted(groups):
+        yield from flush(key)
+
+
+def _bind_window(plan, token, elements):
+    """`plan` with its WindowArgument `token` holding `elements`: the group that TF passes to
+    reduce_func as a dataset (a WindowDataset) becomes part of the plan of reduce_func's."""
+    if isinstance(plan, dict):
+        if plan.get("op") == "WindowArgument" and plan.get("token") == token:
+            return dict(plan, elements=elements)
+        return {k: v if k == "fn" else _bind_window(v, token, elements)
+                for k, v in plan.items()}
+    if isinstance(plan, list):
+        return [_bind_window(v, token, elements) for v in plan]
+    return plan
+
+
+def _window_argument(plan, inputs, env):
+    if "elements" not in plan:
+        raise errors.InvalidArgumentError(
+            env.node, None, "The window dataset that group_by_window passes to reduce_func "
+            "can only be used by the dataset reduce_func returns.")
+    yield from plan["elements"]
+
+
+def _group_by_reducer(plan, inputs, env):
+    """TF's GroupByReducerDataset: a state per key (init_func(key)), folded with
+    reduce_func(state, element); at the end of the input, finalize_func(state) per key, in
+    increasing key order."""
+    key_of = _function(plan["key_func"], inputs, env, "the key_func of group_by_reducer")
+    init = _function(plan["init_func"], inputs, env, "the init_func of group_by_reducer")
+    fold = _function(plan["reduce_func"], inputs, env, "the reduce_func of group_by_reducer")
+    finalize = _function(plan["finalize_func"], inputs, env,
+                         "the finalize_func of group_by_reducer")
+    states = {}
+    for element in iterate(plan["input"], inputs, env):
+        key = int(key_of(element)[0])
+        if key not in states:
+            states[key] = _typed(init((np.int64(key),)), plan["state_types"])
+        states[key] = _typed(fold(tuple(states[key]) + tuple(element)), plan["state_types"])
+    for key in sorted(states):
+        yield tuple(_typed(finalize(tuple(states[key])), plan["output_types"]))
+
+
+# ignore_errors: TF's kernels can be asked for the next element after one failed; a Python
+# generator that raised cannot go on. So IgnoreErrorsDataset asks its input for its elements
+# *tolerantly*: the kernels below hand over a failure as the error itself (an OpError in the
+# place of an element) and go on, as TF's do. Any other kernel stops at its first error.
+
+def _ignore_errors(plan, inputs, env):
+    """TF's IgnoreErrorsDataset: the input's elements, those that failed left out."""
+    for element in _tolerant(plan["input"], inputs, env):
+        if not isinstance(element, errors.OpError):
+            yield element
+
+
+def _tolerant(plan, inputs, env):
+    make = _TOLERANT.get(plan["op"])
+    return make(plan, inputs, env) if make else _intolerant(plan, inputs, env)
+
+
+def _intolerant(plan, inputs, env):
+    try:
+        yield from iterate(plan, inputs, env)
+    except errors.OpError as e:
+        raise type(e)(e.node_def, None, f"{e.message} (tf.data.experimental.ignore_errors "
+                      f"cannot skip this error: it came through a {plan['op']}, which the "
+                      f"sandbox cannot resume after a failure -- only {', '.join(_TOLERANT)} "
+                      "can. Apply ignore_errors() closer to what fails.)") from None
+
+
+def _tolerant_map(plan, inputs, env):
+    call = _function(plan, inputs, env, "the function of Dataset.map")
+    for element in _tolerant(plan["input"], inputs, env):
+        if not isinstance(element, errors.OpError):
+            try:
+                element = tuple(_typed(call(element), plan["output_types"]))
+            except errors.OpError as e:
+                element = e
+        yield element
+
+
+def _tolerant_filter(plan, inputs, env):
+    call = _function(plan, inputs, env, "the predicate of Dataset.filter")
+    for element in _tolerant(plan["input"], inputs, env):
+        try:
+            if isinstance(element, errors.OpError) or bool(call(element)[0]):
+                yield element
+        except errors.OpError as e:
+            yield e
+
+
+def _tolerant_batch(plan, inputs, env):
+    """A failure spoils its batch. TF 1.15 fuses a map and the batch after it (its default
+    map_and_batch_fusion): the spoilt batch still takes batch_size elements. A batch of
+    anything else ends at the failure, and the next batch starts after it."""
+    size = int(_arg(plan, inputs, "batch_size"))
+    drop = bool(_arg(plan, inputs, "drop_remainder"))
+    fused = plan["input"]["op"] == "MapDataset"
+    batch, failure, taken = [], None, 0
+    for element in _tolerant(plan["input"], inputs, env):
+        failed = isinstance(element, errors.OpError)
+        if failed and not fused:
+            batch, taken = [], 0
+            yield element
+            continue
+        taken += 1
+        failure = failure or (element if failed else None)
+        if not failed:
+            batch.append(element)
+        if taken == size:
+            yield failure or _tolerant_stack(batch, env)
+            batch, failure, taken = [], None, 0
+    if failure or (batch and not drop):
+        yield failure or _tolerant_stack(batch, env)
+
+
+def _tolerant_stack(batch, env):
+    try:
+        return _stack(batch, env)
+    except errors.OpError as e:
+        return e
+
+
+def _tolerant_take(plan, inputs, env):
+    """A failure does not count (TF's TakeDataset counts the elements it gives)."""
+    count, taken = int(_arg(plan, inputs, "count")), 0
+    for element in _tolerant(plan["input"], inputs, env) if count else ():
+        yield element
+        if not isinstance(element, errors.OpError):
+            taken += 1
+            if taken == count:
+                return
+
+
+def register_dataset_kernel(op, kernel, tolerant=None):
+    """Adds the kernel of a dataset op defined outside this module (the CSV reader of
+    data/csv_dataset.py); `tolerant` is its kernel for ignore_errors, if it can go on after a
+    failure."""
+    _KINDS[op] = kernel
+    if tolerant is not None:
+        _TOLERANT[op] = tolerant
+
+
+_KINDS.update({"RandomDataset": _random, "ShuffleAndRepeatDataset": _shuffle_and_repeat,
+               "DirectedInterleaveDataset": _directed_interleave, "ScanDataset": _scan,
+               "TakeWhileDataset": _take_while, "UniqueDataset": _unique,
+               "GroupByWindowDataset": _group_by_window, "WindowArgument": _window_argument,
+               "GroupByReducerDataset": _group_by_reducer,
+               "IgnoreErrorsDataset": _ignore_errors})
+_TOLERANT = {"MapDataset": _tolerant_map, "FilterDataset": _tolerant_filter,
+             "BatchDatasetV2": _tolerant_batch, "TakeDataset": _tolerant_take,
+             "PrefetchDataset": lambda plan, inputs, env: _tolerant(plan["input"], inputs, env)}
