@@ -4,7 +4,9 @@ under TensorFlow on the same data, program for program (issue 27).
 Each program of bench/corpus/ (tf.layers MLP and CNN, a tf.data pipeline, an Estimator with
 train_and_evaluate, between-graph replication async and sync on a cluster of processes, a
 queue-fed CSV reader, an LSTM on a toy sequence task, a tf.keras Sequential MLP, a premade
-DNNClassifier, an RNN unrolled by hand with tf.while_loop and tf.TensorArray) is one file that
+DNNClassifier, an RNN unrolled by hand with tf.while_loop and tf.TensorArray, a bidirectional
+LSTM over MNIST's rows, "multi-GPU" towers averaging their gradients, word2vec with NCE, the
+CIFAR-10 tutorial's model and tf.image distortions in a tf.data map) is one file that
 runs under either (`--sandbox` or `--tf`) and ends with a JSON line {"loss": ...,
 "accuracy": ...}. This script runs each twice -- under this Python with `import sandbox as
 tf`, and under a Python that has TensorFlow -- with the same steps, seed and data, and prints
@@ -55,6 +57,10 @@ PROGRAMS = [
     ("keras_mnist_mlp", 300, 100, False, True),
     ("premade_estimator", 300, 100, True, True),
     ("tensor_array_rnn", 300, 100, False, False),
+    ("mnist_birnn", 100, 30, False, True),
+    ("mnist_towers", 60, 20, False, True),
+    ("word2vec_nce", 1500, 500, False, False),
+    ("cifar_augment", 60, 20, False, False),
 ]
 
 _ERROR_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b.*")

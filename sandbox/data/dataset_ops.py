@@ -39,6 +39,7 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors
+from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.type_spec import TensorSpec, TypeSpec, most_specific_compatible_shape
@@ -63,6 +64,12 @@ def _normalize(value, what):
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if value is None:
         raise TypeError(f"{what}: an element component cannot be None.")
+    if isinstance(value, (SparseTensor, SparseTensorValue)):
+        raise NotImplementedError(
+            f"{what}: an element component is a tf.SparseTensor (a VarLenFeature parses into "
+            "one), and the sandbox's datasets hold dense tensors only. Make it dense in the "
+            "function, e.g. tf.sparse.to_dense(features['x'], default_value=...), or parse a "
+            "FixedLenFeature.")
     return convert_to_tensor(value)
 
 

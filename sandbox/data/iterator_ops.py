@@ -41,6 +41,7 @@ from ..framework.op_def import apply_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.dataset_function import subgraph_function
+from ..ops.random_ops import get_seed
 from . import nest
 from .nest import Spec as _Spec
 
@@ -199,6 +200,9 @@ def make_one_shot_iterator(dataset):
     so it cannot depend on a placeholder or a variable: use make_initializable_iterator."""
     plan, tensors = dataset._plan_and_tensors()
     factory = subgraph_function(tensors, "a one-shot iterator's dataset")
+    # TF asks for a seed here (for the graph seed of its dataset factory): with a graph seed
+    # set, that takes one op seed, so the random ops made after it get the seeds they get in TF
+    get_seed(None)
     handle = apply_op("OneShotIterator", [], {"dataset": plan, "factory": factory,
                                                "shared_name": "", "container": "",
                                                **_type_attrs(dataset._structure)},

@@ -114,7 +114,9 @@ class Tensor:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self):
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name}' + (
+        # As TF 1.x: a tensor of unknown rank prints without its shape.
+        shape = "" if self._shape.ndims is None else f", shape={self._shape}"
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}' + (
             f", device={self.device})" if self.device else ")")
 
     def __hash__(self):
@@ -236,6 +238,11 @@ def _numpy_value_of(value, dtype=None):
         if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31):
             arr = arr.astype(np.int32)        # Python ints are int32 in TF
     elif arr.dtype.kind in "USO":
+        if arr.dtype.kind == "O" and not all(isinstance(item, (str, bytes))
+                                             for item in arr.reshape(-1)):
+            # not numbers, not strings: a dict, a Graph, a SparseTensor ... (TF's message)
+            raise TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider "
+                            "casting elements to a supported type.")
         arr = _as_bytes_array(arr)
     return arr
 

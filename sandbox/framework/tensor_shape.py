@@ -236,9 +236,12 @@ class TensorShape:
         return hash(self.as_tuple())
 
     def __repr__(self):
+        # TF 1.x's (v1 TensorShape) form: the dims are Dimension objects, so they print as
+        # TensorShape([Dimension(None), Dimension(784)]) -- TF 2's TensorShape([None, 784])
+        # is for v2 TensorShape behaviour, which the sandbox does not have.
         if self._dims is None:
             return "TensorShape(None)"
-        return f"TensorShape({[d.value for d in self._dims]})"
+        return f"TensorShape({self._dims!r})"
 
     def __str__(self):
         if self._dims is None:

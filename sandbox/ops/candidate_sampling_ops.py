@@ -24,6 +24,8 @@ expected count of a class with probability p after n tries is 1 - (1 - p)^n (p *
 draw was repeated), as in TF's RangeSampler. The draws follow the graph's seeds (random_ops:
 the same seed draws the same classes in every session), but not TF's exact numbers.
 """
+import collections
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -230,8 +232,21 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
     if range_max is not None:
         attrs["range_max"] = int(range_max)
     true_classes = convert_to_tensor(true_classes, dtype=_dtypes.int64, name="true_classes")
-    return tuple(apply_op(op_type, [true_classes], attrs, name=name or default_name,
-                          output_dtypes=[_dtypes.int64, _dtypes.float32, _dtypes.float32]))
+    return _SAMPLER_OUTPUTS[op_type](*apply_op(
+        op_type, [true_classes], attrs, name=name or default_name,
+        output_dtypes=[_dtypes.int64, _dtypes.float32, _dtypes.float32]))
+
+
+# What the samplers return: namedtuples named after the op, as TF's
+# (`sampled = tf.nn.log_uniform_candidate_sampler(...).sampled_candidates`).
+_SAMPLER_OUTPUTS = {
+    op_type: collections.namedtuple(op_type, ["sampled_candidates", "true_expected_count",
+                                              "sampled_expected_count"])
+    for op_type in ("LogUniformCandidateSampler", "UniformCandidateSampler",
+                    "FixedUnigramCandidateSampler", "LearnedUnigramCandidateSampler",
+                    "AllCandidateSampler")}
+ComputeAccidentalHitsOutput = collections.namedtuple("ComputeAccidentalHits",
+                                                     ["indices", "ids", "weights"])
 
 
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
@@ -285,7 +300,8 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
     true_classes = convert_to_tensor(true_classes, dtype=_dtypes.int64, name="true_classes")
     sampled = convert_to_tensor(sampled_candidates, dtype=_dtypes.int64,
                                 name="sampled_candidates")
-    return tuple(apply_op("ComputeAccidentalHits", [true_classes, sampled],
-                          {"num_true": int(num_true), "seed": seed1 or 0, "seed2": seed2 or 0},
-                          name=name or "ComputeAccidentalHits",
-                          output_dtypes=[_dtypes.int32, _dtypes.int64, _dtypes.float32]))
+    return ComputeAccidentalHitsOutput(*apply_op(
+        "ComputeAccidentalHits", [true_classes, sampled],
+        {"num_true": int(num_true), "seed": seed1 or 0, "seed2": seed2 or 0},
+        name=name or "ComputeAccidentalHits",
+        output_dtypes=[_dtypes.int32, _dtypes.int64, _dtypes.float32]))

@@ -9,6 +9,7 @@ import numpy as np
 from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.op_def import OpDef, apply_op
+from ..framework.operation import Operation
 from ..framework.tensor import _numpy_value_of
 from ..framework.tensor_conversion_registry import register_tensor_conversion_function
 from ..framework.tensor_shape import TensorShape, as_shape
@@ -61,6 +62,15 @@ def _constant_tensor_conversion_function(value, dtype=None, name=None, as_ref=Fa
 
 # Last resort of convert_to_tensor: whatever no other function took becomes a constant.
 register_tensor_conversion_function(object, _constant_tensor_conversion_function, 200)
+
+
+def _operation_conversion_error(op, dtype=None, name=None, as_ref=False):
+    """An Operation (e.g. a train_op) is not a tensor: TF 1.x's error when one is used as one."""
+    raise TypeError(f"Can't convert Operation '{op.name}' to Tensor (target dtype="
+                    f"{dtype!r}, name={name!r}, as_ref={as_ref!r})")
+
+
+register_tensor_conversion_function(Operation, _operation_conversion_error)
 
 
 class Placeholder(OpDef):

@@ -53,6 +53,11 @@ def trace_function(call, arg_specs, what):
     from .constant_op import placeholder
     g = get_default_graph()
     start = len(g._nodes)
+    # TF traces into a graph of the function's own, so the names and seeds the body uses are
+    # not the outer graph's: keep the outer graph's (its next 'Cast', its next random op's
+    # seed) as they were, and count the body's random ops from 0 as a new graph does.
+    names_in_use, seed_count = dict(g._names_in_use), g._random_seed_count
+    g._random_seed_count = 0
     with g.control_dependencies(None):
         try:
             args = [placeholder(dtype, shape, name=f"arg{i}")
@@ -60,12 +65,14 @@ def trace_function(call, arg_specs, what):
             outputs, extra = call(args)
         except BaseException:
             _remove_ops(g, g._nodes[start:])
+            g._names_in_use, g._random_seed_count = names_in_use, seed_count
             raise
     body = g._nodes[start:]
     body_set = set(body)
     for op in body:
         if op.type in ("VariableV2", "VarHandleOp"):
             _remove_ops(g, body)
+            g._names_in_use, g._random_seed_count = names_in_use, seed_count
             raise ValueError(f"{what} creates the variable {op.name!r}: a tf.data function "
                              "cannot create variables. Create it outside the function and "
                              "use it inside (it is captured).")
@@ -92,6 +99,7 @@ def trace_function(call, arg_specs, what):
                 "outputs": [_tensor_key(t) for t in outputs]}
     specs = [(t.dtype, t.get_shape()) for t in outputs]
     _remove_ops(g, body)
+    g._names_in_use, g._random_seed_count = names_in_use, seed_count
     return function, captures, specs, extra
 
 

@@ -11,6 +11,7 @@ seed the sandbox pools over the very windows TensorFlow does:
     y, rows, cols = tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], deterministic=True,
                                               seed=7, seed2=3)
 """
+import collections
 import math
 import secrets
 
@@ -225,14 +226,18 @@ def _fractional_pool(op_type, value, pooling_ratio, pseudo_random, overlapping,
                      deterministic, seed, seed2, name):
     ratio = [float(r) for r in pooling_ratio]
     x = convert_to_tensor(value, name="value")
-    return tuple(apply_op(op_type, [x],
-                          {"T": x.dtype.base_dtype, "pooling_ratio": ratio,
-                           "pseudo_random": bool(pseudo_random),
-                           "overlapping": bool(overlapping),
-                           "deterministic": bool(deterministic), "seed": int(seed),
-                           "seed2": int(seed2)},
-                          name=name or op_type,
-                          output_dtypes=[x.dtype.base_dtype, dtypes.int64, dtypes.int64]))
+    return _OUTPUTS[op_type](*apply_op(
+        op_type, [x],
+        {"T": x.dtype.base_dtype, "pooling_ratio": ratio, "pseudo_random": bool(pseudo_random),
+         "overlapping": bool(overlapping), "deterministic": bool(deterministic),
+         "seed": int(seed), "seed2": int(seed2)},
+        name=name or op_type, output_dtypes=[x.dtype.base_dtype, dtypes.int64, dtypes.int64]))
+
+
+# What the functions return: namedtuples named after the op, as TF's.
+_OUTPUTS = {op_type: collections.namedtuple(op_type, ["output", "row_pooling_sequence",
+                                                      "col_pooling_sequence"])
+            for op_type in ("FractionalMaxPool", "FractionalAvgPool")}
 
 
 def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=False,

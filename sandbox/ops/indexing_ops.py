@@ -11,6 +11,7 @@ tf.IndexedSlices (the rows and their ids, nothing else), turned dense by an
 UnsortedSegmentSum only where a dense tensor is needed (the conversion registered here).
 """
 import builtins
+import collections
 import warnings
 
 import numpy as np
@@ -385,13 +386,16 @@ class Unique(OpDef):
         return values[order], rank_of[inverse.reshape(-1)].astype(out_idx.as_numpy_dtype)
 
 
+UniqueOutput = collections.namedtuple("Unique", ["y", "idx"])
+
+
 def unique(x, out_idx=dtypes.int32, name=None):
     """`y, idx = tf.unique([1, 1, 2, 4, 4, 4, 7, 8, 8])`: y = [1 2 4 7 8],
-    idx = [0 0 1 2 2 2 3 4 4]."""
+    idx = [0 0 1 2 2 2 3 4 4] -- a namedtuple Unique(y, idx), as TF's."""
     x = convert_to_tensor(x)
     out_idx = dtypes.as_dtype(out_idx)
-    return apply_op("Unique", [x], {"T": x.dtype.base_dtype, "out_idx": out_idx},
-                    name=name or "Unique", output_dtypes=[x.dtype.base_dtype, out_idx])
+    return UniqueOutput(*apply_op("Unique", [x], {"T": x.dtype.base_dtype, "out_idx": out_idx},
+                            name=name or "Unique", output_dtypes=[x.dtype.base_dtype, out_idx]))
 
 
 # ======================================================================================

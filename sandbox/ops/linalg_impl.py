@@ -24,6 +24,8 @@ A tridiagonal matrix T is given by its three diagonals, as TF: in the "compact" 
 subdiagonal's first entries are ignored), in the "sequence" format the three [..., M] tensors,
 in the "matrix" format the [..., M, M] matrix itself.
 """
+import collections
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -181,14 +183,18 @@ class Lu(OpDef):
         return lus.astype(input.dtype), perms.astype(output_idx_type.as_numpy_dtype)
 
 
+LuOutput = collections.namedtuple("Lu", ["lu", "p"])
+
+
 def lu(input, output_idx_type=_dtypes.int32, name=None):  # noqa: A002 -- TF's name
-    """(lu, p): the LU decomposition of each square matrix with partial pivoting."""
+    """(lu, p): the LU decomposition of each square matrix with partial pivoting (a
+    namedtuple Lu, as TF's)."""
     with name_scope(name, "Lu", [input]) as scope:
         x = convert_to_tensor(input, name="input")
         _check_float("Lu", x)
         dtype = x.dtype.base_dtype
-        return apply_op("Lu", [x], {"T": dtype, "output_idx_type": output_idx_type},
-                        name=scope, output_dtypes=[dtype, output_idx_type])
+        return LuOutput(*apply_op("Lu", [x], {"T": dtype, "output_idx_type": output_idx_type},
+                            name=scope, output_dtypes=[dtype, output_idx_type]))
 
 
 def _permutation_matrix(perm, dtype):

@@ -14,6 +14,8 @@ offset -- so their gradients come from those ops with no code here. The others a
 kernel and a gradient of their own: SigmoidCrossEntropyWithLogits (TF builds it from six ops;
 the sandbox fuses them), LRN and TopKV2.
 """
+import collections
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -523,14 +525,18 @@ class TopKGrad(OpDef):
         return out
 
 
+TopKV2Output = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 -- TF's name
-    """(values, indices) of the k largest entries of the last axis, largest first."""
+    """(values, indices) of the k largest entries of the last axis, largest first: a
+    namedtuple TopKV2, as TF's (`tf.nn.top_k(x, 2).indices`)."""
     x = convert_to_tensor(input)
     k = convert_to_tensor(k, dtype=_dtypes.int32)
     values, indices = apply_op("TopKV2", [x, k], {"T": x.dtype.base_dtype, "sorted": sorted},
                                name=name or "TopKV2",
                                output_dtypes=[x.dtype.base_dtype, _dtypes.int32])
-    return values, indices
+    return TopKV2Output(values, indices)
 
 
 # -- swish, crelu ------------------------------------------------------------------------

@@ -14,6 +14,8 @@ gradient of that gathers it back (MaxPoolGradGradWithArgmax).
 
 The fractional pools are in ops/fractional_pool_ops.py.
 """
+import collections
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -132,6 +134,9 @@ def _sequence(value, name):
     return value
 
 
+MaxPoolWithArgmaxOutput = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
                          Targmax=None, name=None, output_dtype=None,  # noqa: N803 -- TF's
                          include_batch_in_index=False):
@@ -155,9 +160,8 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # 
     x = convert_to_tensor(input, name="input")
     if not (x.dtype.base_dtype.is_floating or x.dtype.base_dtype.is_integer):
         raise TypeError(f"max_pool_with_argmax takes a real input, got {x.dtype.name}")
-    return tuple(apply_op("MaxPoolWithArgmax", [x],
-                          {"T": x.dtype.base_dtype, "ksize": ksize, "strides": strides,
-                           "padding": padding, "Targmax": targmax,
-                           "include_batch_in_index": bool(include_batch_in_index)},
-                          name=name or "MaxPoolWithArgmax",
-                          output_dtypes=[x.dtype.base_dtype, targmax]))
+    return MaxPoolWithArgmaxOutput(*apply_op(
+        "MaxPoolWithArgmax", [x],
+        {"T": x.dtype.base_dtype, "ksize": ksize, "strides": strides, "padding": padding,
+         "Targmax": targmax, "include_batch_in_index": bool(include_batch_in_index)},
+        name=name or "MaxPoolWithArgmax", output_dtypes=[x.dtype.base_dtype, targmax]))

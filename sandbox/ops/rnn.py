@@ -30,7 +30,7 @@ says every example has finished -- so its number of steps is known only when it 
 """
 from ..framework import dtypes as _dtypes
 from ..framework.tensor import convert_to_tensor
-from . import array_ops, comparison_ops, math_ops, slicing_ops
+from . import array_ops, comparison_ops, manip_ops, math_ops, slicing_ops
 from .rnn_cell_impl import LSTMStateTuple
 from .variable_scope import variable_scope
 
@@ -141,20 +141,39 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
 
 
 def _reverse(x, seq, time_axis, batch_axis):
-    """x reversed along time: the whole axis, or only each example's first seq[b] steps."""
+    """x reversed along time: the whole axis, or only each example's first seq[b] steps
+    (TF's ReverseSequence)."""
     if seq is None:
         return array_ops.reverse(x, [time_axis])
-    steps = x.get_shape()[time_axis].value
-    xs = array_ops.unstack(x, num=steps, axis=time_axis)
-    out = []
-    for t in range(steps):
-        # step t of example b is step seq[b] - 1 - t of the original (if inside seq[b])
-        picked = xs[t]
-        src_index = math_ops.subtract(math_ops.subtract(seq, 1), t)
-        for s in range(steps):
-            picked = comparison_ops.where(comparison_ops.equal(src_index, s), xs[s], picked)
-        out.append(picked)
-    return array_ops.stack(out, axis=time_axis)
+    return manip_ops.reverse_sequence(x, seq, seq_axis=time_axis, batch_axis=batch_axis)
+
+
+def _reverse_seq(input_seq, lengths):
+    """A list of per-step tensors (or nested tuples of them) reversed in time, each example up
+    to its length: TF's rnn._reverse_seq -- no op at all without lengths, else stack,
+    ReverseSequence and unstack of each component."""
+    if lengths is None:
+        return list(reversed(input_seq))
+    flat_steps = [_flatten(step) for step in input_seq]
+    flat_results = [[] for _ in input_seq]
+    for sequence in zip(*flat_steps):
+        joined = array_ops.stack(list(sequence))
+        for r, flat_result in zip(array_ops.unstack(_reverse(joined, lengths, 0, 1),
+                                                    num=len(input_seq)), flat_results):
+            flat_result.append(r)
+    return [_pack(step, flat) for step, flat in zip(input_seq, flat_results)]
+
+
+def _flatten(structure):
+    if isinstance(structure, (tuple, list)):
+        return [leaf for item in structure for leaf in _flatten(item)]
+    return [structure]
+
+
+def _pack(structure, flat):
+    """`flat` (a list of leaves) in the nesting of `structure`."""
+    leaves = iter(flat)
+    return _map(lambda _: next(leaves), structure)
 
 
 def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
@@ -175,7 +194,7 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
             reversed_inputs = _reverse(inputs, seq, time_axis, batch_axis)
             tmp, state_bw = dynamic_rnn(cell_bw, reversed_inputs, seq, initial_state_bw, dtype,
                                         time_major=time_major, scope=bw_scope)
-        output_bw = _reverse(tmp, seq, time_axis, batch_axis)
+    output_bw = _reverse(tmp, seq, time_axis, batch_axis)      # outside the scope, as TF
     return (output_fw, output_bw), (state_fw, state_bw)
 
 
@@ -192,13 +211,12 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
                                              sequence_length, scope=fw_scope)
         with variable_scope("bw") as bw_scope:
             seq = _sequence_length(sequence_length)
-            stacked = array_ops.stack([convert_to_tensor(x) for x in inputs], axis=0)
-            reversed_inputs = array_ops.unstack(_reverse(stacked, seq, 0, 1), num=len(inputs))
+            reversed_inputs = _reverse_seq([convert_to_tensor(x) for x in inputs], seq)
             tmp, state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw, dtype,
                                        sequence_length, scope=bw_scope)
-        output_bw = array_ops.unstack(
-            _reverse(array_ops.stack(tmp, axis=0), seq, 0, 1), num=len(inputs))
-        outputs = [slicing_ops.concat([fw, bw], 1) for fw, bw in zip(output_fw, output_bw)]
+    # as TF, outside the scope: the outputs are 'concat', 'concat_1' ...
+    output_bw = _reverse_seq(tmp, seq)
+    outputs = [slicing_ops.concat([fw, bw], 1) for fw, bw in zip(output_fw, output_bw)]
     return outputs, state_fw, state_bw
 
 

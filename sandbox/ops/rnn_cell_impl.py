@@ -35,8 +35,8 @@ from ..framework import dtypes as _dtypes
 from ..framework.graph import device as device_scope, name_scope
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import array_ops, basic_math_ops, clip_ops, init_ops, math_ops, matmul_ops, nn_ops
-from . import slicing_ops
-from .variable_scope import get_variable, variable_scope
+from . import constant_op, slicing_ops
+from .variable_scope import get_variable, get_variable_scope, variable_scope
 
 __all__ = []   # reached as tf.nn.rnn_cell.* (sandbox/ops/rnn_cell.py)
 
@@ -102,6 +102,7 @@ class RNNCell:
     _needs_depth = True          # build() needs the depth of the inputs
     _scope = _dtype = _reuse = None
     _trainable = True
+    _layer_cell = False          # True for TF's LayerRNNCells (BasicRNNCell, the LSTMs, GRU)
 
     def __init__(self, trainable=True, name=None, dtype=None, reuse=None, **kwargs):
         self._name = name or _snake_case(type(self).__name__)   # 'GRUCell' -> 'gru_cell'
@@ -168,9 +169,24 @@ class RNNCell:
             raise TypeError(f"{type(self).__name__} takes one input tensor per step, got a "
                             f"{type(inputs).__name__}")
         inputs = convert_to_tensor(inputs, name="inputs")
-        if self.built:                       # re-enter the scope of the first call
-            with variable_scope(self._scope, reuse=True):
-                return self.call(inputs, state)
+        if self.built:
+            # Re-enter the variable scope *and the name scope* of the first call, as TF's
+            # layers do: every step's ops share one name scope, uniquified within it
+            # ('basic_lstm_cell/Mul_5' at the second step), wherever the call is made.
+            with variable_scope(self._scope, reuse=True, auxiliary_name_scope=False):
+                with name_scope(self._scope.original_name_scope):
+                    return self.call(inputs, state)
+        if scope is None and not self._layer_cell:
+            # TF's RNNCell.__call__ (for cells that are not LayerRNNCells: MultiRNNCell, a
+            # custom RNNCell) first re-enters the current variable scope, which opens a name
+            # scope of its last name inside the current one: 'rnn/rnn/multi_rnn_cell/...'
+            outer = get_variable_scope().name
+            if outer:
+                with name_scope(outer.split("/")[-1]):
+                    return self._first_call(inputs, state, None)
+        return self._first_call(inputs, state, scope)
+
+    def _first_call(self, inputs, state, scope):
         with variable_scope(scope or self.name, reuse=True if self._reuse else None) as vs:
             self._scope = vs
             self._dtype = self._dtype or inputs.dtype.base_dtype
@@ -196,6 +212,7 @@ def _linear(args, kernel, bias):
 
 class BasicRNNCell(RNNCell):
     """The simplest cell: output = new_state = activation([inputs, state] W + b)."""
+    _layer_cell = True
 
     def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
@@ -225,6 +242,7 @@ class BasicRNNCell(RNNCell):
 class BasicLSTMCell(RNNCell):
     """The LSTM cell without peepholes, clipping or projection (TF's BasicLSTMCell). The state
     is LSTMStateTuple(c, h), or concat([c, h], 1) when state_is_tuple=False."""
+    _layer_cell = True
 
     def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None,
                  reuse=None, name=None, dtype=None, **kwargs):
@@ -255,12 +273,20 @@ class BasicLSTMCell(RNNCell):
         return slicing_ops.split(state, 2, axis=1)
 
     def call(self, inputs, state):
-        c, h = self._split_state(state)
-        i, j, f, o = slicing_ops.split(_linear([inputs, h], self._kernel, self._bias), 4, axis=1)
+        # TF's ops, in TF's order (so the same names: 'Add_1' is new_c, 'Mul_2' new_h)
         sigmoid = basic_math_ops.sigmoid
-        forget = convert_to_tensor(self._forget_bias, dtype=f.dtype.base_dtype)
-        new_c = math_ops.add(c * sigmoid(f + forget), sigmoid(i) * self._activation(j))
-        new_h = self._activation(new_c) * sigmoid(o)
+        one = constant_op.constant(1, dtype=_dtypes.int32)
+        if self._state_is_tuple:
+            c, h = state
+        else:
+            c, h = slicing_ops.split(state, 2, axis=one)
+        gate_inputs = _linear([inputs, h], self._kernel, self._bias)
+        i, j, f, o = slicing_ops.split(gate_inputs, 4, axis=one)
+        forget_bias_tensor = constant_op.constant(self._forget_bias, dtype=f.dtype)
+        add, multiply = math_ops.add, math_ops.multiply
+        new_c = add(multiply(c, sigmoid(add(f, forget_bias_tensor))),
+                    multiply(sigmoid(i), self._activation(j)))
+        new_h = multiply(self._activation(new_c), sigmoid(o))
         new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple \
             else slicing_ops.concat([new_c, new_h], 1)
         return new_h, new_state
@@ -320,12 +346,11 @@ class LSTMCell(BasicLSTMCell):
         sigmoid, act = basic_math_ops.sigmoid, self._activation
         i, j, f, o = slicing_ops.split(_linear([inputs, m_prev], self._kernel, self._bias), 4,
                                        axis=1)
-        forget = convert_to_tensor(self._forget_bias, dtype=f.dtype.base_dtype)
-        if self._use_peepholes:
-            c = math_ops.add(sigmoid(f + forget + self._w_f_diag * c_prev) * c_prev,
-                             sigmoid(i + self._w_i_diag * c_prev) * act(j))
+        if self._use_peepholes:             # TF's expressions: ops 'add', 'mul' ...
+            c = (sigmoid(f + self._forget_bias + self._w_f_diag * c_prev) * c_prev +
+                 sigmoid(i + self._w_i_diag * c_prev) * act(j))
         else:
-            c = math_ops.add(sigmoid(f + forget) * c_prev, sigmoid(i) * act(j))
+            c = sigmoid(f + self._forget_bias) * c_prev + sigmoid(i) * act(j)
         if self._cell_clip is not None:
             c = clip_ops.clip_by_value(c, -self._cell_clip, self._cell_clip)
         if self._use_peepholes:
@@ -345,6 +370,7 @@ class GRUCell(RNNCell):
     """The gated recurrent unit (Cho et al. 2014): a reset gate r and an update gate u
     ('gates/kernel', 'gates/bias', whose bias starts at 1.0) and a candidate state
     ('candidate/kernel', 'candidate/bias')."""
+    _layer_cell = True
 
     def __init__(self, num_units, activation=None, reuse=None, kernel_initializer=None,
                  bias_initializer=None, name=None, dtype=None, **kwargs):
@@ -382,7 +408,7 @@ class GRUCell(RNNCell):
         r, u = slicing_ops.split(value, 2, axis=1)
         candidate = self._activation(_linear([inputs, r * state], self._candidate_kernel,
                                              self._candidate_bias))
-        new_h = math_ops.add(u * state, (1 - u) * candidate)
+        new_h = u * state + (1 - u) * candidate
         return new_h, new_h
 
 

@@ -207,23 +207,26 @@ def test_tensor_spec():
 
 
 def test_composite_specs():
-    # TF 2.15.1's reprs (its TensorShape prints known dimensions as the sandbox's does).
+    # TF 2.15.1's reprs in TF-1 mode (tf.disable_v2_behavior(): a TensorShape prints its
+    # Dimensions, as TF 1.x's does).
     assert repr(tf.SparseTensorSpec([2, 3], tf.int64)) == \
-        "SparseTensorSpec(TensorShape([2, 3]), tf.int64)"
+        "SparseTensorSpec(TensorShape([Dimension(2), Dimension(3)]), tf.int64)"
     assert repr(tf.SparseTensorSpec()) == "SparseTensorSpec(TensorShape(None), tf.float32)"
     assert repr(tf.IndexedSlicesSpec([4, 3], tf.float32)) == \
-        "IndexedSlicesSpec(TensorShape([4, 3]), tf.float32, tf.int64, None, TensorShape([None]))"
+        ("IndexedSlicesSpec(TensorShape([Dimension(4), Dimension(3)]), tf.float32, tf.int64, "
+         "None, TensorShape([Dimension(None)]))")
     assert repr(tf.IndexedSlicesSpec([4, 3], tf.float32, tf.int32, tf.int64, [3])) == \
-        "IndexedSlicesSpec(TensorShape([4, 3]), tf.float32, tf.int32, tf.int64, TensorShape([3]))"
+        ("IndexedSlicesSpec(TensorShape([Dimension(4), Dimension(3)]), tf.float32, tf.int32, "
+         "tf.int64, TensorShape([Dimension(3)]))")
     assert repr(tf.TensorArraySpec([2], tf.float32)) == \
-        "TensorArraySpec(TensorShape([2]), tf.float32, False, True)"
+        "TensorArraySpec(TensorShape([Dimension(2)]), tf.float32, False, True)"
     assert repr(tf.TensorArraySpec()) == \
         "TensorArraySpec(TensorShape(None), tf.float32, False, True)"
     assert repr(tf.OptionalSpec(tf.TensorSpec([2]))) == \
         "OptionalSpec(TensorSpec(shape=(2,), dtype=tf.float32, name=None),)"
     sparse = tf.SparseTensor([[0, 0]], [1.0], [2, 2])
     assert repr(tf.SparseTensorSpec.from_value(sparse)) == \
-        "SparseTensorSpec(TensorShape([2, 2]), tf.float32)"
+        "SparseTensorSpec(TensorShape([Dimension(2), Dimension(2)]), tf.float32)"
     assert tf.SparseTensorSpec([2, None]).is_compatible_with(sparse)
     assert not tf.SparseTensorSpec([3, None]).is_compatible_with(tf.SparseTensorSpec([2, 2]))
     assert tf.SparseTensorSpec([2, 3]).most_specific_compatible_type(

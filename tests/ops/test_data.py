@@ -348,3 +348,47 @@ def test_shard_unbatch_enumerate_reduce_and_list_files_as_tf(tmp_path):
     with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
                                              match="No files matched pattern"):
         sess.run(nothing.initializer)
+
+
+def test_tracing_a_dataset_function_leaves_the_outer_names_and_seeds_alone():
+    """TF traces a map function into a graph of its own: the model built after the input
+    pipeline gets the op names and the random seeds it would get without it. make_one_shot_
+    iterator takes one op seed, as TF's does. (Values from TF 2.15.1's compat.v1.)"""
+    with tf.Graph().as_default():
+        tf.set_random_seed(1)
+        ds = tf.data.Dataset.range(3).map(
+            lambda x: tf.cast(x, tf.float32) * 2.0 + tf.random_uniform([]))
+        ds = ds.filter(lambda x: tf.greater(x, 0.0))
+        y = tf.cast(tf.constant(3), tf.float32)
+        assert (y.name, (y * 2.0).name) == ("Cast:0", "mul:0")
+        w = tf.random_normal([3])                     # the graph's first seeded random op
+        n = ds.make_one_shot_iterator().get_next()
+        w2 = tf.truncated_normal([2])                 # the third (the iterator took one)
+        with tf.Session() as sess:
+            got_w, got_w2 = sess.run([w, w2])
+            got_n = [sess.run(n) for _ in range(3)]
+    np.testing.assert_allclose(got_w, [0.3052047, 0.5671378, 0.41852272], rtol=1e-6)
+    np.testing.assert_allclose(got_w2, [-1.0467793, 0.8397046], rtol=1e-6)
+    # the map's random op is the first of its own function: seeds (1, 0)
+    np.testing.assert_allclose(got_n, [0.81269646, 2.5272894, 4.8489428], rtol=1e-6)
+
+
+def test_a_sparse_element_is_a_clear_error():
+    """TF's datasets may hold tf.SparseTensors (a VarLenFeature in a TFRecord parser); the
+    sandbox's hold dense tensors only and say so (they used to hold the Python object)."""
+    with tf.Graph().as_default():
+        sparse = tf.SparseTensor([[0]], [1.0], [2])
+        with pytest.raises(NotImplementedError, match="dense tensors only.*tf.sparse.to_dense"):
+            tf.data.Dataset.from_tensors(sparse)
+
+        def parser(serialized):
+            features = tf.parse_single_example(serialized,
+                                               {"words": tf.VarLenFeature(tf.string)})
+            return features["words"]
+
+        with pytest.raises(NotImplementedError, match="Dataset.map: an element component is "
+                                                      "a tf.SparseTensor"):
+            tf.data.Dataset.from_tensors(tf.constant(b"")).map(parser)
+        dense = tf.data.Dataset.from_tensors(tf.constant(b"")).map(
+            lambda s: tf.sparse.to_dense(parser(s), default_value=b""))
+        assert dense.output_types == tf.string

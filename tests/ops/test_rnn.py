@@ -377,3 +377,72 @@ def test_residual_and_device_wrappers():
             sess.run(tf.global_variables_initializer())
             r, p = sess.run([res, plain])
     np.testing.assert_allclose(r, p + X, rtol=1e-6)
+
+
+def test_op_names_of_cells_and_static_rnns_are_tfs():
+    """What a program sees when it prints a cell's outputs: every call of a cell builds its
+    ops in the name scope of its first call, with TF's op names (TF 2.15.1's compat.v1,
+    whose cells are TF 1.15's, printed these names)."""
+    with tf.Graph().as_default():
+        x = tf.ones([2, 3])
+        cell = rc.BasicLSTMCell(5)
+        out1, s1 = cell(x, cell.zero_state(2, tf.float32))
+        out2, s2 = cell(x, s1)
+        with tf.variable_scope("outer"):
+            out3, _ = cell(x, s2)
+        assert [out1.name, s1.c.name] == ["basic_lstm_cell/Mul_2:0", "basic_lstm_cell/Add_1:0"]
+        assert [out2.name, s2.c.name] == ["basic_lstm_cell/Mul_5:0", "basic_lstm_cell/Add_3:0"]
+        assert out3.name == "basic_lstm_cell/Mul_8:0"
+        gru = rc.GRUCell(4)
+        g1, g_state = gru(x, gru.zero_state(2, tf.float32))
+        g2, _ = gru(x, g_state)
+        assert [g1.name, g2.name] == ["gru_cell/add:0", "gru_cell/add_1:0"]
+        lstm = rc.LSTMCell(4, use_peepholes=True, num_proj=3)
+        l1, l_state = lstm(x, lstm.zero_state(2, tf.float32))
+        assert [l1.name, l_state.c.name] == ["lstm_cell/MatMul_1:0", "lstm_cell/add_3:0"]
+
+        outs, _ = tf.nn.static_rnn(rc.BasicRNNCell(4), [x] * 3, dtype=tf.float32)
+        assert [o.name for o in outs] == ["rnn/basic_rnn_cell/Tanh:0",
+                                          "rnn/basic_rnn_cell/Tanh_1:0",
+                                          "rnn/basic_rnn_cell/Tanh_2:0"]
+        # a MultiRNNCell (not a layer cell) re-enters the variable scope first: m/m/
+        multi = rc.MultiRNNCell([rc.GRUCell(4), rc.GRUCell(4)])
+        outs, state = tf.nn.static_rnn(multi, [x] * 2, dtype=tf.float32, scope="m")
+        assert [o.name for o in outs] == ["m/m/multi_rnn_cell/cell_1/gru_cell/add:0",
+                                          "m/m/multi_rnn_cell/cell_1/gru_cell/add_1:0"]
+        assert state[0].name == "m/m/multi_rnn_cell/cell_0/gru_cell/add_1:0"
+
+        outs, fw, bw = tf.nn.static_bidirectional_rnn(rc.BasicLSTMCell(3), rc.BasicLSTMCell(3),
+                                                      [x] * 3, dtype=tf.float32)
+        assert [o.name for o in outs] == ["concat:0", "concat_1:0", "concat_2:0"]
+        assert fw.h.name == "bidirectional_rnn/fw/fw/basic_lstm_cell/Mul_8:0"
+        assert bw.c.name == "bidirectional_rnn/bw/bw/basic_lstm_cell/Add_5:0"
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first, last, h_fw, h_bw = sess.run([outs[0], outs[2], fw.h, bw.h])
+        # outputs[t] = [forward at t, backward at t]: the forward's final state is its output
+        # at the last step, the backward's at the first
+        np.testing.assert_allclose(last[:, :3], h_fw, rtol=1e-6)
+        np.testing.assert_allclose(first[:, 3:], h_bw, rtol=1e-6)
+
+
+def test_static_bidirectional_rnn_reverses_each_example_to_its_length():
+    x = np.arange(2 * 3 * 1, dtype=np.float32).reshape(2, 3, 1)
+    with tf.Graph().as_default():
+        steps = tf.unstack(tf.constant(x), axis=1)
+        cell_fw = rc.BasicRNNCell(1, activation=tf.identity)
+        cell_bw = rc.BasicRNNCell(1, activation=tf.identity)
+        outs, _, state_bw = tf.nn.static_bidirectional_rnn(
+            cell_fw, cell_bw, steps, dtype=tf.float32, sequence_length=[3, 2])
+        ops = [op.type for op in tf.get_default_graph().get_operations()]
+        assert ops.count("ReverseSequence") == 2         # inputs and outputs, as TF
+        with tf.Session() as sess:
+            for v in tf.global_variables():              # h' = x + h: a running sum
+                sess.run(v.assign(np.array([[1.], [1.]] if v.shape.ndims == 2 else [0.],
+                                           np.float32)))
+            got, last_bw = sess.run([tf.stack(outs, 1), state_bw])
+    # backward: example 0 sums 2, then 2+1, then 2+1+0 in reversed time; example 1 (length
+    # 2) sums 4, then 4+3, and its step 2 is past its length (zero output)
+    np.testing.assert_allclose(got[:, :, 1], [[3., 3., 2.], [7., 4., 0.]])
+    np.testing.assert_allclose(got[:, :, 0], [[0., 1., 3.], [3., 7., 0.]])
+    np.testing.assert_allclose(last_bw, [[3.], [7.]])
