@@ -9,8 +9,7 @@ device (as ConfigProto(log_device_placement=True) does), while a Session given a
 follows that ConfigProto. Here the flag is kept beside the default-session stack
 (framework/default_session.py), where client/session.py reads it.
 """
-from ..ops.array_ops import check_numerics
-from ..ops.check_ops import (add_check_numerics_ops, assert_equal, assert_greater,
+from ..ops.check_ops import (add_check_numerics_ops, assert_equal, assert_greater, check_numerics,
                              assert_greater_equal, assert_integer, assert_less,
                              assert_less_equal, assert_near, assert_negative,
                              assert_non_negative, assert_non_positive, assert_none_equal,

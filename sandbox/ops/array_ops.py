@@ -40,7 +40,7 @@ from .constant_op import constant
 __all__ = ["zeros_like", "ones_like", "zeros", "ones", "fill", "range", "shape", "shape_n",
            "size", "rank", "reshape", "transpose", "matrix_transpose", "invert_permutation",
            "expand_dims", "squeeze", "stack", "unstack", "pack", "unpack", "reverse",
-           "reverse_v2", "check_numerics", "sequence_mask"]
+           "reverse_v2", "sequence_mask"]
 
 
 # ======================================================================================
@@ -504,7 +504,7 @@ class Transpose(OpDef):
             inverse = np.argsort(perm).astype(np.int32)
         else:
             inverse = invert_permutation(op.inputs[1])
-        return [transpose(grad, inverse), None]
+        return [transpose(grad, inverse, conjugate=op.type == "ConjugateTranspose"), None]
 
 
 class ConjugateTranspose(Transpose):
@@ -513,14 +513,6 @@ class ConjugateTranspose(Transpose):
 
     def kernel(x, perm, T=None, Tperm=None):
         return np.conj(Transpose.kernel(x, perm))
-
-    def gradient(op, grad):
-        perm = constant_value(op.inputs[1])
-        if perm is not None:
-            inverse = np.argsort(perm).astype(np.int32)
-        else:
-            inverse = invert_permutation(op.inputs[1])
-        return [transpose(grad, inverse, conjugate=True), None]
 
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
@@ -791,30 +783,8 @@ def unpack(value, num=None, axis=0, name="unpack"):
 
 
 # ======================================================================================
-# Small extras: check_numerics, sequence_mask
+# Small extras: sequence_mask (check_numerics is in check_ops.py, with TF's numerics)
 # ======================================================================================
-
-class CheckNumerics(OpDef):
-    """y = x, but an error (with `message`) when x holds a NaN or an Inf."""
-    shape = unchanged_shape
-
-    def kernel(tensor, message, T=None):
-        if not np.all(np.isfinite(tensor)):
-            kind = "NaN" if np.any(np.isnan(tensor)) else "Inf"
-            raise InvalidArgumentError(None, None, f"{message} : Tensor had {kind} values")
-        return tensor
-
-    def gradient(op, grad):
-        return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected "
-                                     "in gradient. " + op.get_attr("message"))]
-
-
-def check_numerics(tensor, message, name=None):
-    """Passes `tensor` through, failing the run if it contains NaN or Inf."""
-    x = convert_to_tensor(tensor)
-    return apply_op("CheckNumerics", [x], {"T": x.dtype.base_dtype, "message": message},
-                    name=name or "CheckNumerics", output_dtypes=[x.dtype.base_dtype])
-
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[i, j] = j < lengths[i]: `tf.sequence_mask([1, 3], 4)` ->

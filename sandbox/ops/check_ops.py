@@ -25,6 +25,7 @@ from ..framework import errors
 from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_util import constant_value
+from ..framework.op_def import OpDef, apply_op, unchanged_shape
 from .logging_ops import Assert
 
 __all__ = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
@@ -32,7 +33,7 @@ __all__ = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equa
            "assert_non_negative", "assert_non_positive", "assert_rank", "assert_rank_at_least",
            "assert_type", "assert_integer", "assert_scalar", "is_numeric_tensor",
            "is_non_decreasing", "is_strictly_increasing", "add_check_numerics_ops",
-           "verify_tensor_all_finite", "assert_near", "assert_rank_in",
+           "check_numerics", "verify_tensor_all_finite", "assert_near", "assert_rank_in",
            "assert_same_float_dtype", "assert_proper_iterable"]
 # assert_shapes is tf.debugging.assert_shapes only (api/debugging.py), as in TF 1.15
 
@@ -211,15 +212,35 @@ def is_strictly_increasing(x, name=None):
     return _monotonic(x, name, "is_strictly_increasing", True)
 
 
+class CheckNumerics(OpDef):
+    """y = x, but an error (with `message`) when x holds a NaN or an Inf."""
+    shape = unchanged_shape
+
+    def kernel(tensor, message, T=None):
+        if not np.all(np.isfinite(tensor)):
+            kind = "NaN" if np.any(np.isnan(tensor)) else "Inf"
+            raise errors.InvalidArgumentError(None, None, f"{message} : Tensor had {kind} values")
+        return tensor
+
+    def gradient(op, grad):
+        return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected "
+                                     "in gradient. " + op.get_attr("message"))]
+
+
+def check_numerics(tensor, message, name=None):
+    """Passes `tensor` through, failing the run if it contains NaN or Inf."""
+    x = convert_to_tensor(tensor)
+    return apply_op("CheckNumerics", [x], {"T": x.dtype.base_dtype, "message": message},
+                    name=name or "CheckNumerics", output_dtypes=[x.dtype.base_dtype])
+
+
 def verify_tensor_all_finite(t, msg, name=None):
-    from .array_ops import check_numerics
     return check_numerics(t, msg, name=name)
 
 
 def add_check_numerics_ops():
     """A group of CheckNumerics ops, one for every floating-point output in the graph
     (TF 1.15's numerics.add_check_numerics_ops), each run after the previous one."""
-    from .array_ops import check_numerics
     from .control_flow_ops import group
     g = get_default_graph()
     checks = []

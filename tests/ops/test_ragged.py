@@ -537,16 +537,19 @@ def test_cross_and_cross_hashed_equal_tfs():
 
 def test_ragged_tensor_spec():
     S = tf.RaggedTensorSpec
-    assert repr(S([2, None], tf.int32, 1)) == \
-        "RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)"
-    assert repr(S.from_value(C([[1]]))) == \
-        "RaggedTensorSpec(TensorShape([1, None]), tf.int32, 1, tf.int64)"
-    assert repr(S.from_value(C([[[1]]], ragged_rank=1))) == \
-        "RaggedTensorSpec(TensorShape([1, None, 1]), tf.int32, 1, tf.int64)"
+    # TF 2.15.1 under disable_v2_behavior (TF 1.x's TensorShape repr)
+    assert repr(S([2, None], tf.int32, 1)) == "RaggedTensorSpec(TensorShape([Dimension(2), " \
+        "Dimension(None)]), tf.int32, 1, tf.int64)"
+    assert repr(S.from_value(C([[1]]))) == "RaggedTensorSpec(TensorShape([Dimension(1), " \
+        "Dimension(None)]), tf.int32, 1, tf.int64)"
+    assert repr(S.from_value(C([[[1]]], ragged_rank=1))) == "RaggedTensorSpec(TensorShape([" \
+        "Dimension(1), Dimension(None), Dimension(1)]), tf.int32, 1, tf.int64)"
     assert repr(S.from_value(tf.ragged.constant_value([[1]]))) == \
-        "RaggedTensorSpec(TensorShape([1, None]), tf.int64, 1, tf.int64)"
+        "RaggedTensorSpec(TensorShape([Dimension(1), Dimension(None)]), tf.int64, 1, " \
+        "tf.int64)"
     assert repr(S([2, None]).most_specific_compatible_type(S([3, None]))) == \
-        "RaggedTensorSpec(TensorShape([None, None]), tf.float32, 1, tf.int64)"
+        "RaggedTensorSpec(TensorShape([Dimension(None), Dimension(None)]), tf.float32, " \
+        "1, tf.int64)"
     assert S([2, None, None]).ragged_rank == 2 and S([2, None, 3], ragged_rank=2).ragged_rank == 2
     assert S([2, None]).value_type is tf.RaggedTensor and S([2, 3], ragged_rank=0).value_type \
         is tf.Tensor

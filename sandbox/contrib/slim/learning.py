@@ -30,7 +30,7 @@ from ...framework.errors import AbortedError, OutOfRangeError
 from ...framework.graph import (GraphKeys, control_dependencies, get_collection,
                                 get_collection_ref, get_default_graph, name_scope)
 from ...framework.indexed_slices import IndexedSlices
-from ...ops import array_ops, clip_ops, comparison_ops, control_flow_ops, math_ops
+from ...ops import check_ops, clip_ops, comparison_ops, control_flow_ops, math_ops
 from ...ops import summary_ops as summary
 from ...ops.constant_op import constant
 from ...ops.lookup_ops import tables_initializer
@@ -135,7 +135,7 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
     grad_updates = optimizer.apply_gradients(grads, global_step=global_step)
     with name_scope("train_op"):
         if check_numerics:
-            total_loss = array_ops.check_numerics(total_loss, "LossTensor is inf or nan")
+            total_loss = check_ops.check_numerics(total_loss, "LossTensor is inf or nan")
         train_op = with_dependencies([grad_updates], total_loss)
     train_ops = get_collection_ref(GraphKeys.TRAIN_OP)
     if not any(train_op is t for t in train_ops):
