@@ -35,8 +35,8 @@ from ...ops.comparison_ops import equal
 from ...ops.control_flow_ops import group
 from ...ops.math_ops import floormod
 from ...train.optimizer import Optimizer
-from ...train.session_run_hook import SessionRunHook
 from .cross_device_cond import apply_gradients_if, cond_per_device, rows_if
+from .init_op_hook import InitOpHook
 
 __all__ = ["AGNCustomGetter", "AGNOptimizer", "GLOBAL_VARIABLE_NAME", "GRAD_VARIABLE_NAME"]
 
@@ -188,24 +188,4 @@ class AGNOptimizer(Optimizer):
 
     def make_session_run_hook(self, is_chief, task_index):
         """Creates a hook to handle AGNOptimizerHook ops such as initialization."""
-        return _AGNOptimizerHook(self, is_chief, task_index)
-
-
-class _AGNOptimizerHook(SessionRunHook):
-    """Runs AGNOptimizer.get_init_op once the session is created."""
-
-    def __init__(self, agn_optimizer, is_chief, task_index):
-        self._agn_optimizer = agn_optimizer
-        self._is_chief = is_chief
-        self._task_index = task_index
-
-    def begin(self):
-        self._local_init_op = variables.local_variables_initializer()
-        self._global_init_op = None
-        if self._is_chief:
-            self._global_init_op = variables.global_variables_initializer()
-        self._variable_init_op = self._agn_optimizer.get_init_op(self._task_index)
-
-    def after_create_session(self, session, coord):
-        """Run initialization ops"""
-        session.run(self._variable_init_op)
+        return InitOpHook(self, is_chief, task_index)

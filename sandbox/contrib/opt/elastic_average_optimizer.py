@@ -63,8 +63,8 @@ from ...ops.data_flow_ops import FIFOQueue
 from ...ops.math_ops import add_n, floormod, subtract
 from ...train import saver as saver_lib
 from ...train.optimizer import Optimizer
-from ...train.session_run_hook import SessionRunHook
 from .cross_device_cond import by_device, cond_on, cond_per_device, rows_if
+from .init_op_hook import InitOpHook
 
 __all__ = ["ElasticAverageCustomGetter", "ElasticAverageOptimizer", "LOCAL_VARIABLE_NAME",
            "GLOBAL_VARIABLE_NAME", "GLOBAL_STEP"]
@@ -292,7 +292,7 @@ class ElasticAverageOptimizer(Optimizer):
 
     def make_session_run_hook(self, is_chief, task_index):
         """Creates a hook to handle ElasticAverageOptimizerHook ops such as initialization."""
-        return _ElasticAverageOptimizerHook(self, is_chief, task_index)
+        return InitOpHook(self, is_chief, task_index)
 
     def swapping_saver(self, var_list=None, name="swapping_saver", **kwargs):
         """A Saver that saves each center under its local variable's name (call it after the
@@ -335,23 +335,3 @@ def _move_to_local_variables(graph, names):
     for var in moving:
         global_vars.remove(var)
         graph.add_to_collection(GraphKeys.LOCAL_VARIABLES, var)
-
-
-class _ElasticAverageOptimizerHook(SessionRunHook):
-    """Runs ElasticAverageOptimizer.get_init_op once the session is created."""
-
-    def __init__(self, ea_optimizer, is_chief, task_index):
-        self._ea_optimizer = ea_optimizer
-        self._is_chief = is_chief
-        self._task_index = task_index
-
-    def begin(self):
-        self._local_init_op = variables.local_variables_initializer()
-        self._global_init_op = None
-        if self._is_chief:
-            self._global_init_op = variables.global_variables_initializer()
-        self._variable_init_op = self._ea_optimizer.get_init_op(self._task_index)
-
-    def after_create_session(self, session, coord):
-        """Run initialization ops"""
-        session.run(self._variable_init_op)
